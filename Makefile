@@ -1,0 +1,48 @@
+# The two set-up commands of the README:  `make demo`  and  `make test`.
+# Both create ./.venv (Python >= 3.11), install pagetree with its extras, and install
+# tesseract-ocr through apt when running as root (otherwise they print the command to run).
+PY      ?= python3
+VENV    ?= .venv
+BIN     := $(VENV)/bin
+STORE   ?= index
+SAMPLES ?= samples
+export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
+
+.PHONY: setup system demo test bench clean
+
+system:
+	@missing=""; \
+	command -v tesseract >/dev/null 2>&1 || missing="$$missing tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-osd"; \
+	$(PY) -c 'import ensurepip, venv' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing system packages:$$missing"; \
+	    apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null || exit 1; \
+	  else \
+	    echo "missing system packages; run:  sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "pagetree needs Python >= 3.11 (set PY=python3.11)")'
+
+$(BIN)/.installed: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q -U pip
+	$(BIN)/pip install -q -e ".[test,serve,dask,bench]"
+	@touch $@
+
+setup: system $(BIN)/.installed
+
+demo: setup
+	$(BIN)/pagetree samples $(SAMPLES)
+	$(BIN)/pagetree ingest $(SAMPLES) --store $(STORE)
+	$(BIN)/pagetree tree manual --store $(STORE)
+	$(BIN)/pagetree grep manual 'E42' --store $(STORE)
+
+test: setup
+	$(BIN)/python -m pytest -q
+
+bench: setup
+	$(BIN)/python benchmarks/structure.py
+
+clean:
+	rm -rf $(VENV) $(STORE) $(SAMPLES) .pytest_cache

@@ -1,0 +1,261 @@
+"""The ``pagetree`` command line. Errors become one-line messages and exit codes here, at the edge.
+
+Exit codes: 0 success, 1 some documents failed / verification found problems,
+2 usage error, 3 not found, 4 store or source unusable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, Sequence
+
+DEFAULT_STORE = "./index"
+
+
+def _store_default() -> str:
+    return os.environ.get("PAGETREE_STORE") or DEFAULT_STORE
+
+
+def _add_store(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", default=None, help=f"index store: folder or s3://bucket/prefix (default: $PAGETREE_STORE or {DEFAULT_STORE})")
+
+
+def _pipeline_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--page-group-size", type=int, default=None, help="pages per node when no structure is found (default 10)")
+    p.add_argument("--no-ocr", action="store_true", help="never OCR pages without a text layer")
+    p.add_argument("--ocr-lang", default=None, help="tesseract language(s), e.g. eng or deu+eng (default eng)")
+    p.add_argument("--ocr-dpi", type=int, default=None, help="render resolution for OCR (default 300)")
+
+
+def _settings(args: argparse.Namespace) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if getattr(args, "page_group_size", None):
+        out["page_group_size"] = args.page_group_size
+    if getattr(args, "no_ocr", False):
+        out["ocr"] = False
+    if getattr(args, "ocr_lang", None):
+        out["ocr_lang"] = args.ocr_lang
+    if getattr(args, "ocr_dpi", None):
+        out["ocr_dpi"] = args.ocr_dpi
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pagetree", description="Index PDFs into verified section trees; browse and search them.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("index", help="index PDF files directly (through the ingest flow)")
+    p.add_argument("paths", nargs="+")
+    p.add_argument("--doc-id", default=None, help="document id (only with a single file)")
+    _add_store(p)
+    _pipeline_args(p)
+
+    p = sub.add_parser("ingest", help="index new and changed PDFs under a folder or s3:// prefix")
+    p.add_argument("source")
+    p.add_argument("--include", action="append", default=None, help="glob of keys to include (default *.pdf); repeatable")
+    p.add_argument("--exclude", action="append", default=None, help="glob of keys to exclude; repeatable")
+    p.add_argument("--json", action="store_true", help="print the run report as JSON")
+    _add_store(p)
+    _pipeline_args(p)
+
+    p = sub.add_parser("tree", help="print a document's section tree")
+    p.add_argument("doc_id")
+    p.add_argument("--version", default=None)
+    p.add_argument("--depth", type=int, default=10)
+    p.add_argument("--node", default="0000")
+    p.add_argument("--summaries", action="store_true", help="print each node's summary under it")
+    _add_store(p)
+
+    p = sub.add_parser("read", help="print a section's text with its path and pages")
+    p.add_argument("doc_id")
+    p.add_argument("node_id")
+    p.add_argument("--version", default=None)
+    p.add_argument("--max-chars", type=int, default=20_000)
+    p.add_argument("--cursor", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    _add_store(p)
+
+    p = sub.add_parser("grep", help="regex search in a document, optionally inside one section")
+    p.add_argument("doc_id")
+    p.add_argument("pattern")
+    p.add_argument("--node", default=None)
+    p.add_argument("--pages", default=None, help="page spec such as 5-10,12")
+    p.add_argument("--max-hits", type=int, default=50)
+    p.add_argument("--version", default=None)
+    p.add_argument("--json", action="store_true")
+    _add_store(p)
+
+    p = sub.add_parser("show", help="print tree.json")
+    p.add_argument("doc_id")
+    p.add_argument("--version", default=None)
+    p.add_argument("--json", action="store_true", help="print tree.json (the default and only format)")
+    _add_store(p)
+
+    p = sub.add_parser("list", help="list documents in the store")
+    p.add_argument("--json", action="store_true")
+    _add_store(p)
+
+    p = sub.add_parser("versions", help="list the published versions of a document")
+    p.add_argument("doc_id")
+    _add_store(p)
+
+    p = sub.add_parser("gc", help="delete old versions, keeping the newest N of each document")
+    p.add_argument("--keep", type=int, default=3)
+    p.add_argument("--doc-id", default=None)
+    _add_store(p)
+
+    p = sub.add_parser("verify", help="re-hash stored files against their manifests")
+    p.add_argument("doc_id", nargs="?")
+    _add_store(p)
+
+    p = sub.add_parser("samples", help="write the sample PDFs (used by the demo and tests) into a folder")
+    p.add_argument("folder")
+    return parser
+
+
+def _print_tree(node: dict[str, Any], summaries: bool, indent: int = 0) -> None:
+    pages = f"p. {node['start_page']}" if node["start_page"] == node["end_page"] else f"pp. {node['start_page']}-{node['end_page']}"
+    more = f"  {node['more']}" if "more" in node else ""
+    print(f"{'  ' * indent}{node['node_id']}  {node['title']}  ({pages}){more}")
+    if summaries and node.get("summary"):
+        print(f"{'  ' * indent}      {node['summary']}")
+    for child in node.get("nodes", []):
+        _print_tree(child, summaries, indent + 1)
+
+
+def _run_flow(args: argparse.Namespace) -> int:
+    from flows.ingest import index_files, ingest
+
+    store = args.store or _store_default()
+    if args.command == "index":
+        if args.doc_id and len(args.paths) != 1:
+            print("pagetree: --doc-id needs exactly one file", file=sys.stderr)
+            return 2
+        missing = [p for p in args.paths if not os.path.isfile(p)]
+        for path in missing:
+            print(f"pagetree: {path}: no such file", file=sys.stderr)
+        paths = [p for p in args.paths if p not in missing]
+        report: dict[str, Any] = {"documents": [], "failures": []}
+        if paths:
+            report = index_files(paths, store=store, settings=_settings(args), doc_ids=[args.doc_id] if args.doc_id else None)
+    else:
+        report = ingest(args.source, store=store, settings=_settings(args), include=args.include, exclude=args.exclude)
+    if getattr(args, "json", False):
+        print(json.dumps(report, indent=1))
+    else:
+        _print_report(report)
+    failed = report.get("failures") or []
+    return 1 if failed or (args.command == "index" and missing) else 0
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    c = report.get("counts", {})
+    for doc in report.get("documents", []):
+        if doc["status"] == "failed":
+            print(f"FAILED  {doc['doc_id']}: {doc['error']}", file=sys.stderr)
+        elif doc["status"] in ("new", "changed", "rebuilt"):
+            print(f"{doc['status']:<8}{doc['doc_id']}  v{doc['version']}  {doc['pages']} pages  {doc['nodes']} nodes  "
+                  f"structure={doc['structure_source']}  {doc['seconds']:.2f}s")
+        else:
+            print(f"{doc['status']:<8}{doc['doc_id']}")
+    if c:
+        print(f"run {report['run_id']}: {c['seen']} seen, {c['published']} published, {c['unchanged']} unchanged, "
+              f"{c['failed']} failed in {report['duration_seconds']:.1f}s (report: runs/{report['run_id']}.json)")
+
+
+def _query(args: argparse.Namespace) -> int:
+    from index_store.store import Store
+    from query import open_index
+
+    store_uri = args.store or _store_default()
+    if args.command == "list":
+        store = Store(store_uri)
+        rows = list(store.catalog())
+        if args.json:
+            print(json.dumps(rows, indent=1))
+        for row in rows if not args.json else []:
+            print(f"{row['doc_id']:<40} v{row['version']}  {row.get('page_count', '?'):>5} pages  "
+                  f"{row.get('structure_source', '?'):<9} {row.get('title') or ''}")
+        return 0
+    if args.command == "versions":
+        for m in Store(store_uri).versions(args.doc_id):
+            print(f"{m['version']}  {m['created_at']}  fingerprint {m['pipeline']['fingerprint'][:12]}  {m['source'].get('sha256', '')[:12]}")
+        return 0
+    if args.command == "gc":
+        removed = Store(store_uri).gc(keep=args.keep, doc_id=args.doc_id)
+        for doc_id, version in removed:
+            print(f"removed {doc_id}@{version}")
+        print(f"{len(removed)} versions removed")
+        return 0
+    if args.command == "verify":
+        problems = Store(store_uri).verify(args.doc_id)
+        for problem in problems:
+            print(f"MISMATCH {problem}", file=sys.stderr)
+        print("verify: OK" if not problems else f"verify: {len(problems)} problem(s)")
+        return 1 if problems else 0
+    doc = open_index(store_uri, args.doc_id, args.version)
+    if args.command == "tree":
+        _print_tree(doc.outline(args.node, depth=args.depth), args.summaries)
+    elif args.command == "show":
+        print(json.dumps(doc.tree.to_dict(), indent=1, ensure_ascii=False))
+    elif args.command == "read":
+        out = doc.read(args.node_id, max_chars=args.max_chars, cursor=args.cursor)
+        if args.json:
+            print(json.dumps(out, indent=1, ensure_ascii=False))
+        else:
+            print(f"# {out['path']}  (pp. {out['start_page']}-{out['end_page']})\n")
+            print(out["text"])
+            if out["truncated"]:
+                print(f"\n[truncated: {out['total_chars']} chars; continue with --cursor {out['next_cursor']}]")
+    elif args.command == "grep":
+        hits = doc.grep(args.pattern, node_id=args.node, pages=args.pages, max_hits=args.max_hits)
+        if args.json:
+            print(json.dumps(hits, indent=1, ensure_ascii=False))
+        for hit in hits if not args.json else []:
+            print(f"p.{hit['page']:<4} {hit['node_id']}  {hit['path']}: {hit['line']}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command in ("index", "ingest"):
+            return _run_flow(args)
+        if args.command == "samples":
+            from parsers.samples import generate
+
+            for path in generate(args.folder):
+                print(path)
+            return 0
+        return _query(args)
+    except KeyboardInterrupt:
+        print("pagetree: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        return _error_exit(exc)
+
+
+def _error_exit(exc: Exception) -> int:
+    from index_store.errors import NotFound, StoreError
+    from query.errors import InvalidRequest, NotFoundError
+
+    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if isinstance(exc, (NotFoundError, NotFound)):
+        print(f"pagetree: not found: {message}", file=sys.stderr)
+        return 3
+    if isinstance(exc, InvalidRequest):
+        print(f"pagetree: invalid request: {message}", file=sys.stderr)
+        return 2
+    from flows.sources import SourceError
+
+    if isinstance(exc, (StoreError, SourceError)):
+        print(f"pagetree: {message}", file=sys.stderr)
+        return 4
+    raise exc
+
+
+if __name__ == "__main__":
+    sys.exit(main())

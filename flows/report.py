@@ -1,0 +1,119 @@
+"""The run report: what a run saw, did and failed at — as JSON (store) and markdown (Prefect artifact)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+
+def new_run_id() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ") + "-" + uuid.uuid4().hex[:8]
+
+
+@dataclass
+class DocOutcome:
+    doc_id: str
+    uri: str
+    status: str  # new | changed | unchanged | rebuilt | failed | skipped
+    version: str | None = None
+    pages: int = 0
+    ocr_pages: int = 0
+    nodes: int = 0
+    structure_source: str | None = None
+    seconds: float = 0.0
+    bytes_downloaded: int = 0
+    error: str | None = None
+    error_kind: str | None = None
+    model: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class RunReport:
+    run_id: str
+    flow: str
+    source: str
+    store: str
+    fingerprint: str
+    started_at: str
+    finished_at: str | None = None
+    duration_seconds: float = 0.0
+    documents: list[DocOutcome] = field(default_factory=list)
+    removed_from_source: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    _t0: float = field(default_factory=time.perf_counter, repr=False)
+
+    def finish(self) -> "RunReport":
+        self.finished_at = datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+        self.duration_seconds = round(time.perf_counter() - self._t0, 3)
+        return self
+
+    def counts(self) -> dict[str, int]:
+        out = {"seen": len(self.documents)}
+        for status in ("new", "changed", "unchanged", "rebuilt", "failed", "skipped"):
+            out[status] = sum(d.status == status for d in self.documents)
+        out["published"] = out["new"] + out["changed"] + out["rebuilt"]
+        out["pages"] = sum(d.pages for d in self.documents if d.status != "unchanged")
+        out["ocr_pages"] = sum(d.ocr_pages for d in self.documents)
+        out["bytes_downloaded"] = sum(d.bytes_downloaded for d in self.documents)
+        return out
+
+    def model_usage(self) -> dict[str, Any]:
+        totals: dict[str, Any] = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0, "fallbacks": 0}
+        for doc in self.documents:
+            for key in totals:
+                totals[key] += doc.model.get(key, 0) or 0
+        totals["cost_usd"] = round(totals["cost_usd"], 6)
+        return totals
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("_t0", None)
+        d["counts"] = self.counts()
+        d["model_usage"] = self.model_usage()
+        d["failures"] = [
+            {"doc_id": x.doc_id, "uri": x.uri, "kind": x.error_kind, "error": x.error}
+            for x in self.documents
+            if x.status == "failed"
+        ]
+        return d
+
+    @property
+    def failed(self) -> list[DocOutcome]:
+        return [d for d in self.documents if d.status == "failed"]
+
+    def to_text(self) -> str:
+        c = self.counts()
+        lines = [
+            f"run {self.run_id} ({self.flow}) in {self.duration_seconds:.1f}s: "
+            f"{c['seen']} seen, {c['new']} new, {c['changed']} changed, {c['rebuilt']} rebuilt, "
+            f"{c['unchanged']} unchanged, {c['failed']} failed; {c['pages']} pages indexed, {c['ocr_pages']} OCR pages, "
+            f"{c['bytes_downloaded']} bytes downloaded"
+        ]
+        usage = self.model_usage()
+        if usage["calls"] or usage["fallbacks"]:
+            lines.append(
+                f"model: {usage['calls']} calls, {usage['prompt_tokens']}+{usage['completion_tokens']} tokens, "
+                f"${usage['cost_usd']:.4f} estimated, {usage['fallbacks']} extractive fallbacks"
+            )
+        for doc in self.failed:
+            lines.append(f"FAILED {doc.doc_id}: {doc.error}")
+        for doc_id in self.removed_from_source:
+            lines.append(f"REMOVED from source (kept in store): {doc_id}")
+        lines.extend(f"note: {n}" for n in self.notes)
+        return "\n".join(lines)
+
+    def to_markdown(self) -> str:
+        c = self.counts()
+        rows = "\n".join(f"| {k} | {v} |" for k, v in c.items())
+        md = [f"# Run {self.run_id} ({self.flow})", "", f"Source `{self.source}` → store `{self.store}`, "
+              f"{self.duration_seconds:.1f}s, fingerprint `{self.fingerprint[:12]}`", "", "| what | count |", "|---|---|", rows]
+        if self.failed:
+            md += ["", "## Failures", "", "| doc | kind | error |", "|---|---|---|"]
+            md += [f"| {d.doc_id} | {d.error_kind} | {(d.error or '').replace('|', '/')} |" for d in self.failed]
+        usage = self.model_usage()
+        md += ["", f"Model: {usage['calls']} calls, {usage['prompt_tokens'] + usage['completion_tokens']} tokens, "
+               f"${usage['cost_usd']:.4f}, {usage['fallbacks']} extractive fallbacks."]
+        return "\n".join(md)

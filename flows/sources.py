@@ -1,0 +1,98 @@
+"""Document sources: where PDFs come from. A local folder here; S3 behind the same interface.
+
+A source lists ``SourceObject``s cheaply (no content read) and materialises one
+object as a local file on demand, so the planner can skip unchanged documents
+without downloading them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fnmatch
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Iterator, Protocol
+from urllib.parse import unquote, urlparse
+
+from index_store.layout import doc_id_from_path
+
+
+class SourceError(Exception):
+    """The source itself is unusable (missing folder, bucket that does not exist)."""
+
+
+@dataclass(frozen=True)
+class SourceObject:
+    uri: str  # file:///abs/path or s3://bucket/key
+    key: str  # path relative to the source root
+    size: int
+    etag: str  # a cheap change token: S3 ETag, or mtime+size for local files
+    last_modified: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Source(Protocol):
+    uri: str
+
+    def list(self) -> Iterator[SourceObject]: ...
+
+    def fetch(self, obj: SourceObject) -> contextlib.AbstractContextManager[Path]: ...
+
+
+def _matches(key: str, include: tuple[str, ...], exclude: tuple[str, ...]) -> bool:
+    name = key.lower()
+    if include and not any(fnmatch.fnmatch(name, pat.lower()) for pat in include):
+        return False
+    return not any(fnmatch.fnmatch(name, pat.lower()) for pat in exclude)
+
+
+class LocalSource:
+    """Files under a folder (recursively), or an explicit list of files."""
+
+    def __init__(self, root: str | os.PathLike[str], include: tuple[str, ...] = ("*.pdf",), exclude: tuple[str, ...] = ()):
+        self.root = Path(root).expanduser().resolve()
+        self.uri = self.root.as_uri()
+        self.include = include
+        self.exclude = exclude
+        if not self.root.exists():
+            raise SourceError(f"source folder does not exist: {self.root}")
+
+    def list(self) -> Iterator[SourceObject]:
+        if self.root.is_file():
+            yield self._object(self.root, self.root.name)
+            return
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            for name in sorted(filenames):
+                path = Path(dirpath) / name
+                key = path.relative_to(self.root).as_posix()
+                if name.startswith(".") or not _matches(key, self.include, self.exclude):
+                    continue
+                yield self._object(path, key)
+
+    def _object(self, path: Path, key: str) -> SourceObject:
+        st = path.stat()
+        from datetime import datetime, timezone
+
+        modified = datetime.fromtimestamp(st.st_mtime, timezone.utc).isoformat(timespec="seconds")
+        return SourceObject(uri=path.as_uri(), key=key, size=st.st_size, etag=f"{st.st_mtime_ns:x}-{st.st_size:x}", last_modified=modified)
+
+    @contextlib.contextmanager
+    def fetch(self, obj: SourceObject) -> Iterator[Path]:
+        yield Path(unquote(urlparse(obj.uri).path))
+
+
+def open_source(uri: str, **options: Any) -> Source:
+    """A source for a local folder/file or an s3:// prefix."""
+    if uri.startswith("s3://"):
+        from flows.s3source import S3Source  # imported lazily: boto3 only when needed
+
+        return S3Source(uri, **options)
+    return LocalSource(uri, **{k: v for k, v in options.items() if k in ("include", "exclude")})
+
+
+def default_doc_id(obj: SourceObject) -> str:
+    return doc_id_from_path(obj.key)

@@ -1,0 +1,202 @@
+"""The index data model: the tree, page records and manifest a version is made of.
+
+This module is the store's format contract (see docs/format.md). It is plain
+dataclasses so that `query` can load a tree in a few milliseconds without
+pulling in heavy dependencies. Unknown keys in stored JSON are kept in
+``extra`` so newer writers never break older readers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from index_store.errors import FormatError
+
+SCHEMA_VERSION = 1
+
+STRUCTURE_SOURCES = ("bookmarks", "toc", "headings", "llm", "pages")
+TEXT_SOURCES = ("text", "ocr", "vision", "none")
+SUMMARY_SOURCES = ("extractive", "model", "text", "none")
+
+
+@dataclass
+class Node:
+    """One section. Pages are 1-based physical and inclusive."""
+
+    node_id: str
+    title: str
+    level: int
+    start_page: int
+    end_page: int
+    summary: str = ""
+    nodes: list["Node"] = field(default_factory=list)
+    summary_source: str = "none"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def walk(self) -> Iterator["Node"]:
+        """Pre-order traversal, self first."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.nodes))
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = dict(self.extra)
+        d.update(
+            node_id=self.node_id,
+            title=self.title,
+            level=self.level,
+            start_page=self.start_page,
+            end_page=self.end_page,
+            summary=self.summary,
+            summary_source=self.summary_source,
+            nodes=[child.to_dict() for child in self.nodes],
+        )
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Node":
+        try:
+            known = {f.name for f in dataclasses.fields(cls)}
+            return cls(
+                node_id=str(d["node_id"]),
+                title=str(d["title"]),
+                level=int(d["level"]),
+                start_page=int(d["start_page"]),
+                end_page=int(d["end_page"]),
+                summary=str(d.get("summary") or ""),
+                summary_source=str(d.get("summary_source") or "none"),
+                nodes=[cls.from_dict(c) for c in d.get("nodes") or []],
+                extra={k: v for k, v in d.items() if k not in known},
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FormatError(f"invalid node in tree.json: {exc!r}") from exc
+
+
+@dataclass
+class Tree:
+    """Content of tree.json."""
+
+    doc_id: str
+    version: str
+    page_count: int
+    structure_source: str
+    page_offset: int | None
+    root: Node
+    schema_version: int = SCHEMA_VERSION
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = dict(self.extra)
+        d.update(
+            schema_version=self.schema_version,
+            doc_id=self.doc_id,
+            version=self.version,
+            page_count=self.page_count,
+            structure_source=self.structure_source,
+            page_offset=self.page_offset,
+            root=self.root.to_dict(),
+        )
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Tree":
+        try:
+            schema = int(d["schema_version"])
+            if schema > SCHEMA_VERSION:
+                raise FormatError(
+                    f"tree.json schema_version {schema} is newer than this reader ({SCHEMA_VERSION}); upgrade pagetree"
+                )
+            known = {f.name for f in dataclasses.fields(cls)}
+            return cls(
+                schema_version=schema,
+                doc_id=str(d["doc_id"]),
+                version=str(d["version"]),
+                page_count=int(d["page_count"]),
+                structure_source=str(d["structure_source"]),
+                page_offset=None if d.get("page_offset") is None else int(d["page_offset"]),
+                root=Node.from_dict(d["root"]),
+                extra={k: v for k, v in d.items() if k not in known},
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FormatError(f"invalid tree.json: {exc!r}") from exc
+
+    def nodes(self) -> Iterator[Node]:
+        return self.root.walk()
+
+    def find(self, node_id: str) -> Node | None:
+        for node in self.root.walk():
+            if node.node_id == node_id:
+                return node
+        return None
+
+
+@dataclass
+class PageRecord:
+    """One row of pages.parquet."""
+
+    page_number: int
+    label: str | None
+    text: str
+    text_source: str = "text"
+    ocr_confidence: float | None = None
+
+
+@dataclass
+class NodeRow:
+    """One row of nodes.parquet: the tree flattened, with each node's own text."""
+
+    node_id: str
+    parent_id: str | None
+    level: int
+    title: str
+    path: str
+    start_page: int
+    end_page: int
+    summary: str
+    summary_source: str
+    text: str
+
+
+def number_tree(root: Node) -> None:
+    """Assign zero-padded pre-order ids ("0000" is the root) and levels."""
+    width = 4 if sum(1 for _ in root.walk()) <= 10_000 else 6
+
+    def visit(node: Node, level: int, counter: list[int]) -> None:
+        node.node_id = str(counter[0]).zfill(width)
+        node.level = level
+        counter[0] += 1
+        for child in node.nodes:
+            visit(child, level + 1, counter)
+
+    visit(root, 0, [0])
+
+
+def flatten(root: Node, own_text: dict[str, str]) -> list[NodeRow]:
+    """Rows for nodes.parquet in pre-order with parent ids and title paths."""
+    rows: list[NodeRow] = []
+
+    def visit(node: Node, parent: Node | None, path: list[str]) -> None:
+        here = path + [node.title] if node.level > 0 else path
+        rows.append(
+            NodeRow(
+                node_id=node.node_id,
+                parent_id=parent.node_id if parent else None,
+                level=node.level,
+                title=node.title,
+                path=" > ".join(here) if here else node.title,
+                start_page=node.start_page,
+                end_page=node.end_page,
+                summary=node.summary,
+                summary_source=node.summary_source,
+                text=own_text.get(node.node_id, ""),
+            )
+        )
+        for child in node.nodes:
+            visit(child, node, here)
+
+    visit(root, None, [])
+    return rows

@@ -1,0 +1,65 @@
+"""Encode one indexed document as a version (tree.json + Parquet + manifest) and publish it."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from index_store import layout
+from index_store.model import NodeRow, PageRecord, Tree
+from index_store.store import Store, dumps, utcnow
+from index_store.tables import encode_nodes, encode_pages
+
+
+def encode_version(tree: Tree, nodes: Sequence[NodeRow], pages: Sequence[PageRecord]) -> dict[str, bytes]:
+    return {
+        layout.TREE: dumps(tree.to_dict()),
+        layout.NODES: encode_nodes(nodes),
+        layout.PAGES: encode_pages(pages),
+    }
+
+
+def build_manifest(
+    *,
+    tree: Tree,
+    source: dict[str, Any],
+    pipeline: dict[str, Any],
+    stats: dict[str, Any],
+    decisions: dict[str, Any],
+) -> dict[str, Any]:
+    """Manifest fields per docs/format.md; ``files`` is added by Store.publish."""
+    return {
+        "schema_version": tree.schema_version,
+        "doc_id": tree.doc_id,
+        "version": tree.version,
+        "source": source,
+        "pipeline": pipeline,
+        "created_at": utcnow(),
+        "structure_source": tree.structure_source,
+        "page_offset": tree.page_offset,
+        "stats": stats,
+        "decisions": decisions,
+    }
+
+
+def publish_document(
+    store: Store,
+    *,
+    tree: Tree,
+    nodes: Sequence[NodeRow],
+    pages: Sequence[PageRecord],
+    source: dict[str, Any],
+    pipeline: dict[str, Any],
+    stats: dict[str, Any],
+    decisions: dict[str, Any],
+) -> bool:
+    """Write the version (data first, manifest last) and move latest.json. True if latest moved."""
+    files = encode_version(tree, nodes, pages)
+    manifest = build_manifest(tree=tree, source=source, pipeline=pipeline, stats=stats, decisions=decisions)
+    latest_extra = {
+        "fingerprint": pipeline.get("fingerprint"),
+        "source": {k: source.get(k) for k in ("uri", "etag", "bytes", "sha256")},
+        "title": tree.extra.get("title"),
+        "page_count": tree.page_count,
+        "structure_source": tree.structure_source,
+    }
+    return store.publish(tree.doc_id, tree.version, files, manifest, latest_extra)

@@ -1,0 +1,186 @@
+"""The versioned store: publish immutable versions, move latest.json, list, gc, verify.
+
+A version is visible only once its manifest exists (the manifest is written
+last and is the commit); ``latest.json`` moves only after that, with a
+conditional write so two concurrent publishers never corrupt it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from datetime import datetime, timezone
+from typing import Any, Iterator
+
+from index_store import layout
+from index_store.backends import Backend, open_backend
+from index_store.errors import ConflictError, FormatError, IntegrityError, NotFound
+from index_store.model import Tree
+
+
+def utcnow() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def dumps(obj: Any) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, indent=1, sort_keys=False).encode("utf-8")
+
+
+class Store:
+    """One store root (local directory or s3://bucket/prefix)."""
+
+    def __init__(self, uri: str, backend: Backend | None = None, **options: Any):
+        self.backend = backend or open_backend(uri, **options)
+        self.uri = self.backend.uri
+
+    # -- reading ---------------------------------------------------------
+    def _json(self, key: str) -> dict[str, Any]:
+        data = self.backend.get_bytes(key)
+        try:
+            return json.loads(data)
+        except ValueError as exc:
+            raise FormatError(f"{key} is not valid JSON") from exc
+
+    def latest(self, doc_id: str) -> dict[str, Any] | None:
+        """Content of latest.json, or None for a document never published."""
+        layout.check_doc_id(doc_id)
+        try:
+            return self._json(layout.latest_key(doc_id))
+        except NotFound:
+            return None
+
+    def resolve(self, doc_id: str, version: str | None = None) -> str:
+        """The version to read: ``version`` if given and published, else latest."""
+        if version:
+            if not self.backend.exists(f"{layout.version_prefix(doc_id, version)}/{layout.MANIFEST}"):
+                raise NotFound(f"version {version} of {doc_id!r} not found in {self.uri}")
+            return version
+        latest = self.latest(doc_id)
+        if latest is None:
+            raise NotFound(f"document {doc_id!r} not found in {self.uri}")
+        return str(latest["version"])
+
+    def read_file(self, doc_id: str, version: str, name: str) -> bytes:
+        return self.backend.get_bytes(f"{layout.version_prefix(doc_id, version)}/{name}")
+
+    def manifest(self, doc_id: str, version: str | None = None) -> dict[str, Any]:
+        version = self.resolve(doc_id, version)
+        return self._json(f"{layout.version_prefix(doc_id, version)}/{layout.MANIFEST}")
+
+    def tree(self, doc_id: str, version: str | None = None) -> Tree:
+        version = self.resolve(doc_id, version)
+        return Tree.from_dict(self._json(f"{layout.version_prefix(doc_id, version)}/{layout.TREE}"))
+
+    def has_version(self, doc_id: str, version: str) -> bool:
+        return self.backend.exists(f"{layout.version_prefix(doc_id, version)}/{layout.MANIFEST}")
+
+    def doc_ids(self) -> Iterator[str]:
+        yield from self.backend.list_dirs(layout.DOCS)
+
+    def versions(self, doc_id: str) -> list[dict[str, Any]]:
+        """Manifests of all published versions, oldest first."""
+        out = []
+        for version in self.backend.list_dirs(layout.versions_prefix(doc_id)):
+            try:
+                out.append(self._json(f"{layout.version_prefix(doc_id, version)}/{layout.MANIFEST}"))
+            except (NotFound, FormatError):
+                continue  # not committed (staging or interrupted upload): invisible
+        out.sort(key=lambda m: (m.get("created_at", ""), m.get("version", "")))
+        return out
+
+    def catalog(self) -> Iterator[dict[str, Any]]:
+        """latest.json of every document (cheap: one small object per document)."""
+        for doc_id in self.doc_ids():
+            latest = self.latest(doc_id)
+            if latest is not None:
+                yield {"doc_id": doc_id, **latest}
+
+    # -- writing ---------------------------------------------------------
+    def publish(self, doc_id: str, version: str, files: dict[str, bytes], manifest: dict[str, Any],
+                latest_extra: dict[str, Any] | None = None) -> bool:
+        """Publish one version and point latest.json at it. Returns False if it was already latest."""
+        layout.check_doc_id(doc_id)
+        prefix = layout.version_prefix(doc_id, version)
+        manifest = dict(manifest)
+        manifest["files"] = {name: sha256_bytes(data) for name, data in files.items()}
+        payload = dict(files)
+        payload[layout.MANIFEST] = dumps(manifest)
+        self.backend.write_version(prefix, payload)
+        record = {"version": version, "published_at": utcnow(), **(latest_extra or {})}
+        return self._move_latest(doc_id, record)
+
+    def _move_latest(self, doc_id: str, record: dict[str, Any], attempts: int = 8) -> bool:
+        key = layout.latest_key(doc_id)
+        for attempt in range(attempts):
+            try:
+                data, tag = self.backend.get_with_tag(key)
+                current = json.loads(data)
+            except NotFound:
+                current, tag = None, None
+            if current and current.get("version") == record["version"]:
+                if all(current.get(k) == v for k, v in record.items() if k != "published_at"):
+                    return False
+                record = {**record, "published_at": current.get("published_at", record["published_at"])}
+            try:
+                self.backend.put_if(key, dumps(record), tag)
+                return not (current and current.get("version") == record["version"])
+            except ConflictError:
+                time.sleep(0.05 * (2**attempt))
+        raise ConflictError(f"could not update {key} after {attempts} attempts (concurrent writers)")
+
+    def put_run(self, run_id: str, report: dict[str, Any]) -> str:
+        key = layout.run_key(run_id)
+        self.backend.put_bytes(key, dumps(report))
+        return key
+
+    # -- maintenance -----------------------------------------------------
+    def gc(self, keep: int = 3, doc_id: str | None = None) -> list[tuple[str, str]]:
+        """Delete all but the newest ``keep`` versions of each document; latest is always kept."""
+        if keep < 1:
+            raise ValueError("keep must be at least 1")
+        removed = []
+        for did in [doc_id] if doc_id else list(self.doc_ids()):
+            latest = (self.latest(did) or {}).get("version")
+            versions = [m["version"] for m in self.versions(did)]
+            keep_set = set(versions[-keep:]) | {latest}
+            for version in versions:
+                if version not in keep_set:
+                    self.backend.delete_prefix(layout.version_prefix(did, version))
+                    removed.append((did, version))
+        return removed
+
+    def verify(self, doc_id: str | None = None) -> list[str]:
+        """Re-hash every file of every version against its manifest; return problems (empty = sound)."""
+        problems: list[str] = []
+        for did in [doc_id] if doc_id else list(self.doc_ids()):
+            latest = self.latest(did)
+            if latest is None:
+                problems.append(f"{did}: no latest.json")
+                continue
+            manifests = self.versions(did)
+            if not any(m.get("version") == latest.get("version") for m in manifests):
+                problems.append(f"{did}: latest.json points at missing version {latest.get('version')}")
+            for manifest in manifests:
+                version = manifest.get("version", "?")
+                for name, expected in (manifest.get("files") or {}).items():
+                    try:
+                        actual = sha256_bytes(self.read_file(did, version, name))
+                    except NotFound:
+                        problems.append(f"{did}@{version}: {name} is missing")
+                        continue
+                    if actual != expected:
+                        problems.append(f"{did}@{version}: {name} sha256 mismatch (expected {expected[:12]}…, got {actual[:12]}…)")
+                missing = set(layout.DATA_FILES) - set(manifest.get("files") or {})
+                if missing:
+                    problems.append(f"{did}@{version}: manifest lists no {', '.join(sorted(missing))}")
+        return problems
+
+
+def raise_on_problems(problems: list[str]) -> None:
+    if problems:
+        raise IntegrityError("; ".join(problems))

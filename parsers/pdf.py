@@ -1,0 +1,203 @@
+"""Open a PDF safely and read its pages: text, printed labels, positioned lines.
+
+Text is read eagerly (cheap); positioned lines (``layout``) are built only for
+the pages a structure method asks for, since they cost several times more.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+
+from parsers.errors import DocumentError
+from parsers.layout import Line, PageLayout, Word
+
+pymupdf.TOOLS.mupdf_display_errors(False)
+pymupdf.TOOLS.mupdf_display_warnings(False)
+
+
+@dataclass(frozen=True)
+class OpenLimits:
+    max_bytes: int = 1 << 30  # 1 GiB
+    max_pages: int = 20_000
+
+
+def _sniff(path: Path, limits: OpenLimits) -> None:
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise DocumentError(f"cannot read file: {exc.strerror}", "unreadable") from exc
+    if size == 0:
+        raise DocumentError("empty file (0 bytes)", "empty")
+    if size > limits.max_bytes:
+        raise DocumentError(f"file too large: {size} bytes > limit {limits.max_bytes}", "too_large")
+    with path.open("rb") as fh:
+        head = fh.read(1024)
+    if b"%PDF-" not in head:
+        raise DocumentError("not a PDF (no %PDF- header)", "not_pdf")
+
+
+class PdfSource:
+    """A read-only view of one PDF. Pages are 1-based."""
+
+    def __init__(self, path: str | os.PathLike[str], limits: OpenLimits | None = None):
+        self.path = Path(path)
+        limits = limits or OpenLimits()
+        _sniff(self.path, limits)
+        try:
+            self.doc = pymupdf.open(self.path)
+        except Exception as exc:  # MuPDF raises several types for broken files
+            raise DocumentError(f"corrupt PDF: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", "corrupt") from exc
+        if self.doc.needs_pass:
+            self.doc.close()
+            raise DocumentError("encrypted PDF: a password is required", "encrypted")
+        if self.doc.page_count == 0:
+            self.doc.close()
+            raise DocumentError("PDF has no pages", "empty")
+        if self.doc.page_count > limits.max_pages:
+            count = self.doc.page_count
+            self.doc.close()
+            raise DocumentError(f"too many pages: {count} > limit {limits.max_pages}", "too_large")
+        self.page_count = self.doc.page_count
+        self._text: dict[int, str] = {}
+        self._layout: dict[int, PageLayout] = {}
+        self._labels: list[str | None] | None = None
+
+    def close(self) -> None:
+        self.doc.close()
+
+    def __enter__(self) -> "PdfSource":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- pages -----------------------------------------------------------
+    def text(self, number: int) -> str:
+        """Plain text of a page; a page MuPDF cannot read yields '' (recorded by the caller)."""
+        if number not in self._text:
+            try:
+                self._text[number] = self.doc[number - 1].get_text("text", sort=False)
+            except Exception:
+                self._text[number] = ""
+        return self._text[number]
+
+    def labels(self) -> list[str | None]:
+        """Printed page labels from /PageLabels, or None per page when absent."""
+        if self._labels is None:
+            labels: list[str | None] = [None] * self.page_count
+            try:
+                if self.doc.get_page_labels():
+                    for i in range(self.page_count):
+                        labels[i] = self.doc[i].get_label() or None
+            except Exception:
+                pass
+            self._labels = labels
+        return self._labels
+
+    def layout(self, number: int) -> PageLayout:
+        """Positioned lines of a page, with font size and weight per line."""
+        if number not in self._layout:
+            self._layout[number] = extract_layout(self.doc[number - 1], number, self.labels()[number - 1])
+        return self._layout[number]
+
+    def set_layout(self, layout: PageLayout) -> None:
+        """Replace a page's layout (OCR does this for scanned pages)."""
+        self._layout[layout.number] = layout
+        self._text[layout.number] = layout.text
+
+    def outline(self) -> list[tuple[int, str, int]]:
+        """Raw outline as (level, title, page); page -1 where the entry points nowhere."""
+        try:
+            return [(int(e[0]), str(e[1]), int(e[2])) for e in self.doc.get_toc(simple=True)]
+        except Exception:
+            return []
+
+
+_BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
+
+
+def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None) -> PageLayout:
+    """Visual lines of a page, merging PyMuPDF lines that share a baseline across blocks."""
+    rect = page.rect
+    raw: list[tuple[float, float, float, float, str, float, bool, str]] = []
+    try:
+        data = page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT)
+    except Exception as exc:
+        return PageLayout(number=number, width=rect.width, height=rect.height, label=label, error=f"text layer unreadable: {exc}")
+    for block in data.get("blocks", []):
+        for line in block.get("lines", []):
+            spans = [s for s in line.get("spans", []) if s.get("text", "").strip()]
+            if not spans:
+                continue
+            text = "".join(s["text"] for s in line["spans"]).strip()
+            # dominant span by character count decides size / weight
+            main = max(spans, key=lambda s: len(s["text"].strip()))
+            bold = bool(main.get("flags", 0) & 16) or bool(_BOLD_FONT.search(main.get("font", "")))
+            x0, y0, x1, y1 = line["bbox"]
+            raw.append((x0, y0, x1, y1, text, round(float(main.get("size", 0.0)), 1), bold, main.get("font", "")))
+    lines = merge_visual_lines(raw)
+    links = []
+    try:
+        for link in page.get_links():
+            if link.get("kind") == pymupdf.LINK_GOTO and link.get("page", -1) >= 0:
+                r = link["from"]
+                links.append((float(r.y0), float(r.y1), int(link["page"]) + 1))
+    except Exception:
+        pass
+    text = "\n".join(line.text for line in lines)
+    return PageLayout(number=number, width=rect.width, height=rect.height, label=label, lines=lines, text=text, links=links)
+
+
+def merge_visual_lines(raw: list[tuple[float, float, float, float, str, float, bool, str]]) -> list[Line]:
+    """Group line fragments whose vertical extents overlap by more than half into one visual line."""
+    raw = sorted(raw, key=lambda r: ((r[1] + r[3]) / 2, r[0]))
+    groups: list[list[tuple[float, float, float, float, str, float, bool, str]]] = []
+    for frag in raw:
+        if groups:
+            last = groups[-1]
+            gy0 = min(f[1] for f in last)
+            gy1 = max(f[3] for f in last)
+            overlap = min(gy1, frag[3]) - max(gy0, frag[1])
+            height = max(1e-3, min(gy1 - gy0, frag[3] - frag[1]))
+            if overlap > 0.5 * height:
+                last.append(frag)
+                continue
+        groups.append([frag])
+    lines: list[Line] = []
+    for group in groups:
+        group.sort(key=lambda f: f[0])
+        words: list[Word] = []
+        for x0, y0, x1, y1, text, *_ in group:
+            parts = text.split()
+            if not parts:
+                continue
+            # Word boxes are spread over the fragment proportionally to character counts.
+            total = sum(len(p) for p in parts) + len(parts) - 1
+            pos = 0
+            width = x1 - x0
+            for part in parts:
+                wx0 = x0 + width * pos / max(total, 1)
+                pos += len(part)
+                wx1 = x0 + width * pos / max(total, 1)
+                pos += 1
+                words.append(Word(part, wx0, y0, wx1, y1))
+        main = max(group, key=lambda f: len(f[4]))
+        lines.append(
+            Line(
+                text=" ".join(f[4] for f in group),
+                x0=min(f[0] for f in group),
+                y0=min(f[1] for f in group),
+                x1=max(f[2] for f in group),
+                y1=max(f[3] for f in group),
+                size=main[5],
+                bold=main[6],
+                font=main[7],
+                words=words,
+            )
+        )
+    return lines

@@ -1,0 +1,158 @@
+"""The pure chain: a PDF path plus settings in, a DocumentIndex out.
+
+No Prefect, no network, no store: unit tests and benchmarks call this directly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Callable
+
+from index_store.model import NodeRow, PageRecord, Tree, flatten
+from parsers.pdf import OpenLimits, PdfSource
+from parsers.ranges import build_tree, page_groups
+from parsers.sections import assign_text
+from parsers.structure import LlmStructureHook, recover_structure
+from parsers.summarize import ExtractiveSummarizer, Summarizer, summarize_tree
+
+PROMPT_VERSION_NONE = "none"
+
+
+def package_version() -> str:
+    try:
+        return metadata.version("pagetree")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+@dataclass(frozen=True)
+class PipelineSettings:
+    """Everything that changes the output of indexing; all of it enters the fingerprint."""
+
+    page_group_size: int = 10
+    max_leaf_pages: int = 10
+    max_bytes: int = 1 << 30
+    max_pages: int = 20_000
+    ocr: bool = True
+    ocr_lang: str = "eng"
+    ocr_dpi: int = 300
+    summarizer: str = "extractive"
+    model: str | None = None
+    vision_model: str | None = None
+    prompt_version: str = PROMPT_VERSION_NONE
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def fingerprint(self) -> str:
+        """sha256 over the package version and these settings (canonical JSON)."""
+        payload = json.dumps({"package_version": package_version(), "settings": self.to_dict()}, sort_keys=True)
+        return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def file_sha256(path: str | Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def version_id(doc_sha256: str, fingerprint: str) -> str:
+    """V = first 16 hex chars of sha256 over (document sha256, pipeline fingerprint)."""
+    return hashlib.sha256(f"{doc_sha256}:{fingerprint}".encode()).hexdigest()[:16]
+
+
+@dataclass
+class DocumentIndex:
+    """What one indexing produces; index_store publishes it as one version."""
+
+    tree: Tree
+    pages: list[PageRecord]
+    nodes: list[NodeRow]
+    sha256: str
+    size: int
+    stats: dict[str, Any] = field(default_factory=dict)
+    decisions: dict[str, Any] = field(default_factory=dict)
+
+
+Progress = Callable[[str], None]
+
+
+def _doc_title(pdf: PdfSource, path: Path) -> str:
+    try:
+        title = (pdf.doc.metadata or {}).get("title") or ""
+    except Exception:
+        title = ""
+    title = " ".join(title.split())
+    return title if 3 <= len(title) <= 200 else path.stem
+
+
+def index_document(
+    path: str | Path,
+    doc_id: str,
+    settings: PipelineSettings | None = None,
+    *,
+    summarizer: Summarizer | None = None,
+    llm_structure: LlmStructureHook | None = None,
+    sha256: str | None = None,
+    progress: Progress | None = None,
+) -> DocumentIndex:
+    """Index one PDF. Raises parsers.errors.DocumentError for unusable input."""
+    settings = settings or PipelineSettings()
+    path = Path(path)
+    t0 = time.perf_counter()
+    sha = sha256 or file_sha256(path)
+    size = path.stat().st_size
+    with PdfSource(path, OpenLimits(settings.max_bytes, settings.max_pages)) as pdf:
+        labels = pdf.labels()
+        texts = [pdf.text(n) for n in range(1, pdf.page_count + 1)]
+        t_text = time.perf_counter()
+        structure = recover_structure(pdf, llm_hook=llm_structure)
+        title = _doc_title(pdf, path)
+        if structure.entries:
+            root = build_tree(structure.entries, pdf.page_count, title)
+        else:
+            root = page_groups(pdf.page_count, title, settings.page_group_size)
+        t_struct = time.perf_counter()
+        pages = [
+            PageRecord(page_number=n, label=labels[n - 1], text=texts[n - 1], text_source="text" if texts[n - 1].strip() else "none")
+            for n in range(1, pdf.page_count + 1)
+        ]
+    own = assign_text(root, [p.text for p in pages])
+    summarizer = summarizer or ExtractiveSummarizer.for_sections(list(own.values()))
+    summarize_tree(root, own, summarizer, progress=(lambda d, t: progress(f"summaries {d}/{t}")) if progress else None)
+    t_sum = time.perf_counter()
+    fingerprint = settings.fingerprint()
+    version = version_id(sha, fingerprint)
+    tree = Tree(
+        doc_id=doc_id,
+        version=version,
+        page_count=len(pages),
+        structure_source=structure.source,
+        page_offset=structure.page_offset,
+        root=root,
+        extra={"title": title},
+    )
+    rows = flatten(root, own)
+    stats = {
+        "pages": len(pages),
+        "nodes": len(rows),
+        "text_pages": sum(p.text_source == "text" for p in pages),
+        "ocr_pages": sum(p.text_source == "ocr" for p in pages),
+        "empty_pages": sum(p.text_source == "none" for p in pages),
+        "seconds": {
+            "text": round(t_text - t0, 4),
+            "structure": round(t_struct - t_text, 4),
+            "summaries": round(t_sum - t_struct, 4),
+            "total": round(time.perf_counter() - t0, 4),
+        },
+    }
+    return DocumentIndex(tree=tree, pages=pages, nodes=rows, sha256=sha, size=size, stats=stats,
+                         decisions={"structure": structure.decisions})

@@ -1,0 +1,61 @@
+"""Turn a flat, ordered list of outline entries into a tree of page ranges.
+
+A node ends where the next node at the same or a higher level starts; a
+"Front matter" node covers the pages before the first entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from index_store.model import Node, number_tree
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One outline entry: ``level`` >= 1, ``page`` 1-based physical."""
+
+    level: int
+    title: str
+    page: int
+
+
+FRONT_MATTER = "Front matter"
+
+
+def build_tree(entries: list[Entry], page_count: int, title: str) -> Node:
+    """Nest entries by level, compute inclusive page ranges, add front matter."""
+    root = Node(node_id="0000", title=title, level=0, start_page=1, end_page=page_count)
+    clean = [
+        Entry(max(1, e.level), " ".join(e.title.split()) or "(untitled)", min(max(1, e.page), page_count))
+        for e in entries
+    ]
+    if clean and clean[0].page > 1:
+        root.nodes.append(Node(node_id="", title=FRONT_MATTER, level=1, start_page=1, end_page=clean[0].page - 1))
+    stack: list[tuple[int, Node]] = [(0, root)]
+    for entry in clean:
+        while len(stack) > 1 and stack[-1][0] >= entry.level:
+            stack.pop()
+        node = Node(node_id="", title=entry.title, level=0, start_page=entry.page, end_page=entry.page)
+        stack[-1][1].nodes.append(node)
+        stack.append((entry.level, node))
+    _close_ranges(root, page_count)
+    number_tree(root)
+    return root
+
+
+def _close_ranges(parent: Node, parent_end: int) -> None:
+    kids = parent.nodes
+    for i, node in enumerate(kids):
+        nxt = kids[i + 1].start_page if i + 1 < len(kids) else parent_end + 1
+        node.end_page = max(node.start_page, min(parent_end, nxt - 1))
+        _close_ranges(node, node.end_page)
+
+
+def page_groups(page_count: int, title: str, group: int = 10) -> Node:
+    """Last-resort structure: consecutive groups of ``group`` pages."""
+    entries = [
+        Entry(1, f"Pages {start}\u2013{min(page_count, start + group - 1)}" if group > 1 else f"Page {start}", start)
+        for start in range(1, page_count + 1, group)
+    ]
+    return build_tree(entries, page_count, title)

@@ -1,0 +1,247 @@
+"""Open one document's index at a version and read it: outline, sections, pages, grep.
+
+Thin on purpose: imports neither Prefect nor PyMuPDF. tree.json is loaded
+eagerly (it is small); the Parquet tables are read on first use, with column
+projection, and cached per (store, doc, version).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from functools import lru_cache
+from typing import Any
+
+from index_store import layout
+from index_store.errors import NotFound as StoreNotFound
+from index_store.model import Node, Tree
+from index_store.store import Store
+from query.errors import InvalidRequest, NotFoundError
+
+DEFAULT_MAX_CHARS = 20_000
+MAX_GREP_HITS = 200
+MAX_PATTERN = 500
+
+
+def parse_page_spec(spec: str | tuple[int, int] | list[int], page_count: int, limit: int = 200) -> list[int]:
+    """'5-10,12' -> [5..10, 12]; pages outside 1..page_count are an error."""
+    if isinstance(spec, tuple):
+        spec = f"{spec[0]}-{spec[1]}"
+    if isinstance(spec, list):
+        pages = [int(p) for p in spec]
+    else:
+        pages = []
+        for part in str(spec).replace(" ", "").split(","):
+            if not part:
+                continue
+            m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+            if not m:
+                raise InvalidRequest(f"invalid page spec {spec!r}: use forms like '5', '5-10', '5-10,12'")
+            a, b = int(m.group(1)), int(m.group(2) or m.group(1))
+            if b < a:
+                raise InvalidRequest(f"invalid page range {part!r}: end before start")
+            pages.extend(range(a, b + 1))
+            if len(pages) > limit:
+                raise InvalidRequest(f"page spec {spec!r} asks for more than {limit} pages")
+    bad = [p for p in pages if not 1 <= p <= page_count]
+    if bad:
+        raise NotFoundError(f"page {bad[0]} out of range 1-{page_count}")
+    return list(dict.fromkeys(pages))
+
+
+class DocIndex:
+    """One document at one version."""
+
+    def __init__(self, store: Store, doc_id: str, version: str, tree: Tree):
+        self.store = store
+        self.doc_id = doc_id
+        self.version = version
+        self.tree = tree
+        self._by_id: dict[str, Node] = {}
+        self._parent: dict[str, str | None] = {}
+        self._path: dict[str, str] = {}
+        self._index(tree.root, None, [])
+        self._lock = threading.Lock()
+        self._node_text: dict[str, str] | None = None
+        self._pages: list[dict[str, Any]] | None = None
+
+    def _index(self, node: Node, parent: Node | None, path: list[str]) -> None:
+        here = path + [node.title] if node.level > 0 else path
+        self._by_id[node.node_id] = node
+        self._parent[node.node_id] = parent.node_id if parent else None
+        self._path[node.node_id] = " > ".join(here) if here else node.title
+        for child in node.nodes:
+            self._index(child, node, here)
+
+    # -- lookups ---------------------------------------------------------
+    def node(self, node_id: str) -> Node:
+        try:
+            return self._by_id[node_id]
+        except KeyError:
+            raise NotFoundError(f"node {node_id!r} not found in {self.doc_id}@{self.version}") from None
+
+    def path(self, node_id: str) -> str:
+        self.node(node_id)
+        return self._path[node_id]
+
+    def parent_id(self, node_id: str) -> str | None:
+        return self._parent.get(node_id)
+
+    def nodes(self) -> list[Node]:
+        return list(self._by_id.values())
+
+    def _table(self, name: str, columns: list[str]) -> Any:
+        from index_store.tables import read_table  # pyarrow only when a table is needed
+
+        path = self.store.backend.local_path(f"{layout.version_prefix(self.doc_id, self.version)}/{name}")
+        data: Any = str(path) if path is not None else self.store.read_file(self.doc_id, self.version, name)
+        return read_table(data, columns=columns)
+
+    def node_texts(self) -> dict[str, str]:
+        with self._lock:
+            if self._node_text is None:
+                table = self._table(layout.NODES, ["node_id", "text"])
+                self._node_text = dict(zip(table.column("node_id").to_pylist(), table.column("text").to_pylist()))
+            return self._node_text
+
+    def pages(self) -> list[dict[str, Any]]:
+        with self._lock:
+            if self._pages is None:
+                table = self._table(layout.PAGES, ["page_number", "label", "text", "text_source"])
+                self._pages = table.to_pylist()
+            return self._pages
+
+    # -- tools -----------------------------------------------------------
+    def outline(self, node_id: str = "0000", depth: int = 2) -> dict[str, Any]:
+        """The subtree at ``node_id``, ``depth`` levels deep, with summaries."""
+        if not 0 <= depth <= 10:
+            raise InvalidRequest("depth must be between 0 and 10")
+
+        def render(node: Node, remaining: int) -> dict[str, Any]:
+            out: dict[str, Any] = {
+                "node_id": node.node_id,
+                "title": node.title,
+                "level": node.level,
+                "start_page": node.start_page,
+                "end_page": node.end_page,
+                "summary": node.summary,
+            }
+            if node.nodes:
+                if remaining > 0:
+                    out["nodes"] = [render(c, remaining - 1) for c in node.nodes]
+                else:
+                    out["more"] = f"[+{len(node.nodes)} subsections]"
+            return out
+
+        return render(self.node(node_id), depth)
+
+    def section_text(self, node_id: str) -> str:
+        """The whole section: the node's own text followed by its descendants', in order."""
+        texts = self.node_texts()
+        return "\n\n".join(t for n in self.node(node_id).walk() if (t := texts.get(n.node_id, "")))
+
+    def read(self, node_id: str, max_chars: int = DEFAULT_MAX_CHARS, cursor: int = 0) -> dict[str, Any]:
+        """Section text with its path and pages; long sections come in pieces (``next_cursor``)."""
+        if max_chars < 1 or max_chars > 200_000:
+            raise InvalidRequest("max_chars must be between 1 and 200000")
+        node = self.node(node_id)
+        text = self.section_text(node_id)
+        if cursor < 0 or cursor > len(text):
+            raise InvalidRequest(f"cursor {cursor} out of range 0-{len(text)}")
+        piece = text[cursor : cursor + max_chars]
+        end = cursor + len(piece)
+        return {
+            "doc_id": self.doc_id,
+            "version": self.version,
+            "node_id": node.node_id,
+            "title": node.title,
+            "path": self._path[node.node_id],
+            "start_page": node.start_page,
+            "end_page": node.end_page,
+            "text": piece,
+            "total_chars": len(text),
+            "truncated": end < len(text),
+            "next_cursor": end if end < len(text) else None,
+        }
+
+    def read_pages(self, spec: str | tuple[int, int] | list[int], max_chars: int = DEFAULT_MAX_CHARS * 5) -> list[dict[str, Any]]:
+        """Pages by physical number ('5-10,12'), each with its label and the deepest node containing it."""
+        wanted = parse_page_spec(spec, self.tree.page_count)
+        pages = self.pages()
+        out, used = [], 0
+        for number in wanted:
+            row = pages[number - 1]
+            text = row["text"] or ""
+            if used + len(text) > max_chars:
+                text = text[: max(0, max_chars - used)]
+            used += len(text)
+            node = self.node_for_page(number)
+            out.append({"page": number, "label": row["label"], "text": text, "text_source": row["text_source"],
+                        "node_id": node.node_id, "path": self._path[node.node_id]})
+        return out
+
+    def node_for_page(self, page: int) -> Node:
+        """The deepest node whose range contains ``page`` (the last to start, among equals)."""
+        node = self.tree.root
+        while True:
+            inside = [c for c in node.nodes if c.start_page <= page <= c.end_page]
+            if not inside:
+                return node
+            node = inside[-1]
+
+    def grep(self, pattern: str, node_id: str | None = None, pages: str | None = None,
+             max_hits: int = 50, ignore_case: bool = True) -> list[dict[str, Any]]:
+        """Regex hits (line, page, node path), scoped to a section and/or pages, capped."""
+        if len(pattern) > MAX_PATTERN:
+            raise InvalidRequest(f"pattern longer than {MAX_PATTERN} characters")
+        try:
+            rx = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
+        except re.error as exc:
+            raise InvalidRequest(f"invalid regex {pattern!r}: {exc}") from None
+        max_hits = max(1, min(max_hits, MAX_GREP_HITS))
+        scope = self.node(node_id or self.tree.root.node_id)
+        numbers = range(scope.start_page, scope.end_page + 1)
+        if pages:
+            allowed = set(parse_page_spec(pages, self.tree.page_count, limit=10_000))
+            numbers = [n for n in numbers if n in allowed]
+        rows = self.pages()
+        hits: list[dict[str, Any]] = []
+        for number in numbers:
+            for line in (rows[number - 1]["text"] or "").splitlines():
+                if len(line) > 2000:
+                    line = line[:2000]
+                m = rx.search(line)
+                if m:
+                    node = self.node_for_page(number)
+                    hits.append({"page": number, "node_id": node.node_id, "path": self._path[node.node_id],
+                                 "line": line.strip(), "match": m.group(0)})
+                    if len(hits) >= max_hits:
+                        return hits
+        return hits
+
+
+@lru_cache(maxsize=64)
+def _cached_tree(store_uri: str, doc_id: str, version: str) -> Tree:
+    return Store(store_uri).tree(doc_id, version)
+
+
+def open_store(store: str | Store) -> Store:
+    return store if isinstance(store, Store) else Store(str(store))
+
+
+def open_index(store: str | Store, doc_id: str, version: str | None = None) -> DocIndex:
+    """A document at ``version`` (default: latest). Raises NotFoundError for unknown docs/versions."""
+    st = open_store(store)
+    try:
+        layout.check_doc_id(doc_id)
+        resolved = st.resolve(doc_id, version)
+        tree = _cached_tree(st.uri, doc_id, resolved) if isinstance(store, str) else st.tree(doc_id, resolved)
+    except StoreNotFound as exc:
+        raise NotFoundError(str(exc)) from None
+    except Exception as exc:
+        from index_store.errors import InvalidDocId
+
+        if isinstance(exc, InvalidDocId):
+            raise NotFoundError(str(exc)) from None
+        raise
+    return DocIndex(st, doc_id, resolved, tree)
