@@ -1,0 +1,21 @@
+"""Typed errors of the providers package, under one root.
+
+Raise ProviderUnavailable when no model can serve the call (not configured,
+no vision, connection refused, retries exhausted); ProviderResponseError when a
+model answered but the answer is unusable (malformed JSON, schema mismatch,
+empty text). Callers fall back (extractive summaries, no vision) on both.
+"""
+
+from __future__ import annotations
+
+
+class ProviderError(Exception):
+    """Root of every error raised by providers/."""
+
+
+class ProviderUnavailable(ProviderError):
+    """No model can serve this call (not configured, unsupported, unreachable, retries exhausted)."""
+
+
+class ProviderResponseError(ProviderError):
+    """The model answered, but the answer is unusable (malformed, empty, wrong shape)."""
