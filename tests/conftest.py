@@ -9,6 +9,9 @@ import pytest
 
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 
+# A local OpenAI-compatible server (providers engineer); see tests/support/openai_server.py.
+from tests.support.openai_server import openai_server  # noqa: E402,F401
+
 
 @pytest.fixture(scope="session")
 def samples_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:

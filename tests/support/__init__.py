@@ -1,0 +1,1 @@
+"""Test support shared across test packages (fake OpenAI-compatible server)."""
