@@ -139,6 +139,12 @@ class LocalBackend:
         elif path.exists():
             path.unlink()
 
+    def _write_file(self, path: Path, data: bytes) -> None:
+        with open(path, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+
     def write_version(self, prefix: str, files: dict[str, bytes]) -> None:
         final = self._path(prefix)
         if final.exists():
@@ -148,10 +154,7 @@ class LocalBackend:
         try:
             names = [n for n in files if n != MANIFEST] + ([MANIFEST] if MANIFEST in files else [])
             for name in names:
-                with open(staging / name, "wb") as fh:
-                    fh.write(files[name])
-                    fh.flush()
-                    os.fsync(fh.fileno())
+                self._write_file(staging / name, files[name])
             _fsync_dir(staging)
             try:
                 os.rename(staging, final)
