@@ -1,0 +1,156 @@
+"""Cost control around model calls: concurrency slots, retries with backoff + jitter, a circuit breaker.
+
+Slots cap how many requests are in flight. ``ThreadSlots`` caps one process;
+``FileSlots`` caps every process on one host that names the same directory
+(fcntl locks on N slot files, released by the OS if a worker dies); flows can
+supply any other context-manager factory (e.g. a Prefect global concurrency
+limit, see flows/models.py). A slot is held for one HTTP attempt, never
+during a backoff sleep, so a waiting retry does not starve other callers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import random
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, ContextManager, Iterator, TypeVar
+
+from providers.errors import ProviderUnavailable
+
+T = TypeVar("T")
+Slots = Callable[[], ContextManager[None]]  # enter = hold one slot
+
+
+class ThreadSlots:
+    """At most ``n`` concurrent holders in this process."""
+
+    def __init__(self, n: int):
+        self.n = max(1, n)
+        self._sem = threading.BoundedSemaphore(self.n)
+
+    @contextlib.contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._sem:
+            yield
+
+
+class FileSlots:
+    """At most ``n`` concurrent holders across all processes on this host that use ``folder``."""
+
+    def __init__(self, folder: str | os.PathLike[str], n: int, poll: float = 0.01):
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.n = max(1, n)
+        self.poll = poll
+        self._local = ThreadSlots(self.n)  # threads of this process queue here, not on the files
+
+    @contextlib.contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._local():
+            fd = self._acquire()
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)
+
+    def _acquire(self) -> int:
+        start = random.randrange(self.n)  # spread processes over slots
+        while True:
+            for i in range(self.n):
+                path = self.folder / f"slot-{(start + i) % self.n}.lock"
+                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    return fd
+                except BlockingIOError:
+                    os.close(fd)
+            time.sleep(self.poll)
+
+
+class Transient(Exception):
+    """Raised by an attempt that may succeed when repeated (429, 5xx, timeout, connection error)."""
+
+    def __init__(self, message: str, retry_after: float | None = None):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Exponential backoff with jitter; a server's Retry-After wins (capped at ``max_delay``)."""
+
+    max_retries: int = 4
+    base_delay: float = 0.5
+    max_delay: float = 20.0
+
+    def delay(self, attempt: int, retry_after: float | None = None) -> float:
+        if retry_after is not None and retry_after >= 0:
+            return min(retry_after, self.max_delay) + random.uniform(0, self.base_delay / 4)
+        ceiling = min(self.max_delay, self.base_delay * (2**attempt))
+        return ceiling / 2 + random.uniform(0, ceiling / 2)  # "equal jitter": never 0, never in lockstep
+
+
+class CircuitBreaker:
+    """After ``threshold`` consecutive unavailable calls, fail fast for ``cooldown`` seconds.
+
+    Why: with the model down for a whole run, 300 sections x retries x backoff
+    would take hours; failing fast lets every document publish extractively.
+    """
+
+    def __init__(self, threshold: int = 3, cooldown: float = 30.0):
+        self.threshold = threshold
+        self.cooldown = cooldown
+        self._failures = 0
+        self._open_until = 0.0
+        self._lock = threading.Lock()
+
+    def check(self) -> None:
+        with self._lock:
+            if self._failures >= self.threshold and time.monotonic() < self._open_until:
+                raise ProviderUnavailable(f"model unavailable ({self._failures} consecutive failures); not calling for now")
+
+    def success(self) -> None:
+        with self._lock:
+            self._failures = 0
+
+    def failure(self) -> None:
+        with self._lock:
+            self._failures += 1
+            if self._failures >= self.threshold:
+                self._open_until = time.monotonic() + self.cooldown
+
+
+@dataclass
+class Attempts:
+    retries: int = 0
+
+
+def call_with_retries(
+    attempt: Callable[[], T],
+    policy: RetryPolicy,
+    slots: Slots | None = None,
+    *,
+    sleep: Callable[[float], None] = time.sleep,
+    counter: Attempts | None = None,
+) -> T:
+    """Run ``attempt`` holding a slot; on Transient back off and repeat; exhausted -> ProviderUnavailable."""
+    last: Transient | None = None
+    for n in range(policy.max_retries + 1):
+        if n:
+            if counter is not None:
+                counter.retries += 1
+            sleep(policy.delay(n - 1, last.retry_after if last else None))
+        try:
+            if slots is None:
+                return attempt()
+            with slots():
+                return attempt()
+        except Transient as exc:
+            last = exc
+    raise ProviderUnavailable(f"gave up after {policy.max_retries + 1} attempts: {last}")
