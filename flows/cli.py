@@ -157,10 +157,10 @@ def _print_report(report: dict[str, Any]) -> None:
         if doc["status"] == "failed":
             print(f"FAILED  {doc['doc_id']}: {doc['error']}", file=sys.stderr)
         elif doc["status"] in ("new", "changed", "rebuilt"):
-            print(f"{doc['status']:<8}{doc['doc_id']}  v{doc['version']}  {doc['pages']} pages  {doc['nodes']} nodes  "
+            print(f"{doc['status']:<10}{doc['doc_id']}  v{doc['version']}  {doc['pages']} pages  {doc['nodes']} nodes  "
                   f"structure={doc['structure_source']}  {doc['seconds']:.2f}s")
         else:
-            print(f"{doc['status']:<8}{doc['doc_id']}")
+            print(f"{doc['status']:<10}{doc['doc_id']}")
     if c:
         print(f"run {report['run_id']}: {c['seen']} seen, {c['published']} published, {c['unchanged']} unchanged, "
               f"{c['failed']} failed in {report['duration_seconds']:.1f}s (report: runs/{report['run_id']}.json)")
@@ -221,6 +221,8 @@ def _query(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # The temporary Prefect server's telemetry only fails (and locks its SQLite) on offline machines.
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     try:
         if args.command in ("index", "ingest"):
             return _run_flow(args)
