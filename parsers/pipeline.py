@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from index_store.model import NodeRow, PageRecord, Tree, flatten
+from parsers.ocr_stage import Vision, run_ocr_stage
 from parsers.pdf import OpenLimits, PdfSource
 from parsers.ranges import build_tree, page_groups
 from parsers.sections import assign_text
@@ -42,6 +43,10 @@ class PipelineSettings:
     ocr: bool = True
     ocr_lang: str = "eng"
     ocr_dpi: int = 300
+    ocr_timeout: float = 120.0  # seconds per tesseract call; a page over it gets text_source none + an error
+    ocr_max_pixels: int = 40_000_000  # per rendered page; bigger pages are OCR'd at a lower dpi
+    vision_below_confidence: float = 60.0  # OCR pages under this mean word confidence go to the vision model
+    vision_max_pages: int = 50
     summarizer: str = "extractive"
     model: str | None = None
     vision_model: str | None = None
@@ -103,6 +108,8 @@ def index_document(
     llm_structure: LlmStructureHook | None = None,
     sha256: str | None = None,
     progress: Progress | None = None,
+    vision: Vision | None = None,
+    ocr_workers: int | None = None,
 ) -> DocumentIndex:
     """Index one PDF. Raises parsers.errors.DocumentError for unusable input."""
     settings = settings or PipelineSettings()
@@ -114,6 +121,12 @@ def index_document(
         labels = pdf.labels()
         texts = [pdf.text(n) for n in range(1, pdf.page_count + 1)]
         t_text = time.perf_counter()
+        # OCR stage (parsers/ocr_stage.py): scanned pages get OCR layouts before structure runs; workers don't change output.
+        ocr = run_ocr_stage(pdf, ocr=settings.ocr, lang=settings.ocr_lang, dpi=settings.ocr_dpi, timeout=settings.ocr_timeout,
+                            max_pixels=settings.ocr_max_pixels, vision_below=settings.vision_below_confidence,
+                            vision_max_pages=settings.vision_max_pages, vision=vision, workers=ocr_workers)
+        texts = [pdf.text(n) for n in range(1, pdf.page_count + 1)]
+        t_ocr = time.perf_counter()
         structure = recover_structure(pdf, llm_hook=llm_structure)
         title = _doc_title(pdf, path)
         if structure.entries:
@@ -122,7 +135,9 @@ def index_document(
             root = page_groups(pdf.page_count, title, settings.page_group_size)
         t_struct = time.perf_counter()
         pages = [
-            PageRecord(page_number=n, label=labels[n - 1], text=texts[n - 1], text_source="text" if texts[n - 1].strip() else "none")
+            PageRecord(page_number=n, label=labels[n - 1], text=texts[n - 1],
+                       text_source=ocr.sources.get(n) or ("text" if texts[n - 1].strip() else "none"),
+                       ocr_confidence=ocr.confidence.get(n))
             for n in range(1, pdf.page_count + 1)
         ]
     own = assign_text(root, [p.text for p in pages])
@@ -147,12 +162,14 @@ def index_document(
         "text_pages": sum(p.text_source == "text" for p in pages),
         "ocr_pages": sum(p.text_source == "ocr" for p in pages),
         "empty_pages": sum(p.text_source == "none" for p in pages),
+        **ocr.stats,  # ocr_pages (pages read by OCR, incl. those later described by vision), ocr_calls, vision_pages, page_classes
         "seconds": {
             "text": round(t_text - t0, 4),
-            "structure": round(t_struct - t_text, 4),
+            "ocr": round(t_ocr - t_text, 4),
+            "structure": round(t_struct - t_ocr, 4),
             "summaries": round(t_sum - t_struct, 4),
             "total": round(time.perf_counter() - t0, 4),
         },
     }
     return DocumentIndex(tree=tree, pages=pages, nodes=rows, sha256=sha, size=size, stats=stats,
-                         decisions={"structure": structure.decisions})
+                         decisions={"structure": structure.decisions, "ocr": ocr.decisions})

@@ -1,0 +1,337 @@
+"""OCR of scanned pages with tesseract, producing the same PageLayout born-digital pages have.
+
+One page = render with PyMuPDF (grayscale, ``dpi`` capped by ``max_pixels``) ->
+skip if blank -> tesseract hOCR (word boxes, word confidences, line x-heights)
+-> PageLayout in PDF points. A page whose first pass reads poorly is checked
+with tesseract OSD and re-read upright when it is rotated. Pages run in a
+process pool; a page never raises: problems land in ``PageLayout.error``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+import xml.etree.ElementTree as ET
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Iterable
+
+import pymupdf
+import pytesseract
+
+from parsers.errors import DependencyError
+from parsers.layout import Line, PageLayout, Word
+
+ROTATE_BELOW_CONFIDENCE = 60.0  # a first pass reading worse than this triggers an orientation check
+BLANK_INK_SHARE = 0.00005  # fewer dark pixels than this share of the page: nothing to read
+_XHTML = "{http://www.w3.org/1999/xhtml}"
+_LINE_CLASSES = {"ocr_line", "ocr_header", "ocr_caption", "ocr_textfloat"}
+
+
+@dataclass(frozen=True)
+class OcrOptions:
+    lang: str = "eng"
+    dpi: int = 300
+    timeout: float = 120.0  # seconds per tesseract call; 0 = none
+    max_pixels: int = 40_000_000  # per rendered page; larger pages are rendered at a lower dpi
+    rotate: bool = True  # check orientation (OSD) on poorly read pages
+
+
+@dataclass
+class OcrResult:
+    """One page's OCR outcome; ``layout.text_source`` is "ocr" or "none" (blank or failed)."""
+
+    layout: PageLayout
+    tesseract_calls: int = 0  # OCR passes + OSD checks actually run
+    seconds: float = 0.0  # wall time of this page inside the worker
+    tesseract_seconds: float = 0.0  # of which spent in tesseract
+    dpi: int = 0  # effective render resolution (lower than asked for huge pages)
+    rotation: int = 0  # degrees the page image was turned to read it upright
+    skipped: str | None = None  # "blank" when no tesseract call was needed
+    notes: list[str] = field(default_factory=list)
+
+
+# -- start-up check ---------------------------------------------------------
+
+
+def apt_package(lang: str) -> str:
+    """Debian package holding a tesseract language: deu -> tesseract-ocr-deu, chi_sim -> tesseract-ocr-chi-sim."""
+    return "tesseract-ocr-" + lang.lower().replace("_", "-")
+
+
+@lru_cache(maxsize=16)
+def check_tesseract(lang: str = "eng") -> tuple[str, frozenset[str]]:
+    """(version, installed languages); raises DependencyError naming the apt package to install."""
+    if shutil.which(pytesseract.pytesseract.tesseract_cmd) is None:
+        raise DependencyError("tesseract is not installed (needed for OCR); install it with: "
+                              "sudo apt-get install -y tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd  (or run with --no-ocr)")
+    try:
+        out = subprocess.run([pytesseract.pytesseract.tesseract_cmd, "--list-langs"], capture_output=True, text=True, timeout=30)
+        version = str(pytesseract.get_tesseract_version())
+    except (OSError, subprocess.SubprocessError, pytesseract.TesseractNotFoundError) as exc:
+        raise DependencyError(f"tesseract does not run: {exc}; reinstall with: sudo apt-get install -y --reinstall tesseract-ocr") from exc
+    installed = frozenset(ln.strip() for ln in out.stdout.splitlines()[1:] if ln.strip())
+    missing = [code for code in lang.split("+") if code and code not in installed]
+    if missing:
+        pkgs = " ".join(apt_package(code) for code in missing)
+        raise DependencyError(f"tesseract language pack missing for {', '.join(missing)}; install it with: sudo apt-get install -y {pkgs}")
+    return version, installed
+
+
+def osd_available() -> bool:
+    try:
+        return "osd" in check_tesseract("eng")[1]
+    except DependencyError:
+        return False
+
+
+# -- hOCR -> PageLayout ------------------------------------------------------
+
+_BBOX = re.compile(r"bbox (\d+) (\d+) (\d+) (\d+)")
+_WCONF = re.compile(r"x_wconf (\d+)")
+_XSIZE = re.compile(r"x_size ([\d.]+)")
+
+
+def _title(el: ET.Element, pattern: re.Pattern[str]) -> re.Match[str] | None:
+    return pattern.search(el.get("title", ""))
+
+
+def layout_from_hocr(hocr: bytes, number: int, scale: float, width: float, height: float,
+                     label: str | None = None) -> tuple[PageLayout, list[float]]:
+    """Build a PageLayout from tesseract hOCR; ``scale`` turns pixels into points (72/dpi).
+
+    Returns the layout and the word confidences (0-100). ``text`` keeps tesseract's
+    reading order (blocks, then lines); ``lines`` are visual lines (tesseract lines
+    sharing a baseline across blocks are merged, e.g. a TOC title and its right-aligned
+    page number), each word with its own box.
+    """
+    root = ET.fromstring(hocr)
+    ocr_lines: list[Line] = []
+    confs: list[float] = []
+    reading: list[str] = []
+    for el in root.iter():
+        if el.tag != _XHTML + "span" or el.get("class") not in _LINE_CLASSES:
+            continue
+        words: list[Word] = []
+        for w in el:
+            if w.get("class") != "ocrx_word":
+                continue
+            text = "".join(w.itertext()).strip()
+            box = _title(w, _BBOX)
+            if not text or box is None:
+                continue
+            x0, y0, x1, y1 = (int(v) * scale for v in box.groups())
+            words.append(Word(text, x0, y0, x1, y1))
+            conf = _title(w, _WCONF)
+            if conf is not None:
+                confs.append(float(conf.group(1)))
+        if not words:
+            continue
+        xsize = _title(el, _XSIZE)
+        size = round(float(xsize.group(1)) * scale, 1) if xsize else round(max(w.y1 - w.y0 for w in words), 1)
+        line = Line(text=" ".join(w.text for w in words), x0=min(w.x0 for w in words), y0=min(w.y0 for w in words),
+                    x1=max(w.x1 for w in words), y1=max(w.y1 for w in words), size=size, words=words)
+        ocr_lines.append(line)
+        reading.append(line.text)
+    layout = PageLayout(number=number, width=width, height=height, label=label, lines=merge_lines(ocr_lines),
+                        text="\n".join(reading), text_source="ocr" if reading else "none",
+                        ocr_confidence=round(statistics.fmean(confs), 2) if confs else None)
+    return layout, confs
+
+
+def merge_lines(lines: list[Line]) -> list[Line]:
+    """Merge lines whose vertical extents overlap by more than half into visual lines, top to bottom."""
+    groups: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: ((ln.y0 + ln.y1) / 2, ln.x0)):
+        if groups:
+            last = groups[-1]
+            gy0, gy1 = min(g.y0 for g in last), max(g.y1 for g in last)
+            overlap = min(gy1, line.y1) - max(gy0, line.y0)
+            if overlap > 0.5 * max(1e-3, min(gy1 - gy0, line.y1 - line.y0)):
+                last.append(line)
+                continue
+        groups.append([line])
+    out = []
+    for group in groups:
+        group.sort(key=lambda ln: ln.x0)
+        main = max(group, key=lambda ln: len(ln.text))
+        out.append(Line(text=" ".join(g.text for g in group), x0=min(g.x0 for g in group), y0=min(g.y0 for g in group),
+                        x1=max(g.x1 for g in group), y1=max(g.y1 for g in group), size=main.size,
+                        words=[w for g in group for w in g.words]))
+    return out
+
+
+# -- one page ------------------------------------------------------------------
+
+_DOCS: dict[str, pymupdf.Document] = {}
+_RENDER_LOCK = threading.Lock()  # PyMuPDF is not thread-safe; processes never contend for it
+
+
+def effective_dpi(width_pt: float, height_pt: float, dpi: int, max_pixels: int) -> int:
+    """The asked dpi, lowered so the rendered page stays under ``max_pixels``."""
+    pixels = (width_pt * dpi / 72) * (height_pt * dpi / 72)
+    if pixels <= max_pixels:
+        return dpi
+    return max(1, int(72 * (max_pixels / max(width_pt * height_pt, 1e-6)) ** 0.5))
+
+
+def _render(path: str, number: int, dpi: int, max_pixels: int, out: str) -> tuple[float, float, int, float]:
+    """Render a page to a grayscale PGM file; returns (width pt, height pt, dpi used, dark-pixel share)."""
+    with _RENDER_LOCK:
+        doc = _DOCS.get(path)
+        if doc is None:
+            for old in _DOCS.values():  # a worker keeps only the document it is working on open
+                old.close()
+            _DOCS.clear()
+            doc = _DOCS[path] = pymupdf.open(path)
+        page = doc[number - 1]
+        rect = page.rect
+        used = effective_dpi(rect.width, rect.height, dpi, max_pixels)
+        pix = page.get_pixmap(dpi=used, colorspace=pymupdf.csGRAY, alpha=False)
+        hist = _histogram(pix)
+        pix.save(out)
+        del pix
+    dark = sum(hist[:128]) / max(1, sum(hist))
+    return rect.width, rect.height, used, dark
+
+
+def _histogram(pix: "pymupdf.Pixmap") -> list[int]:
+    from PIL import Image
+
+    return Image.frombuffer("L", (pix.width, pix.height), pix.samples, "raw", "L", pix.stride, 1).histogram()
+
+
+def _rotated_copy(src: str, degrees: int, dst: str) -> None:
+    """Turn the page image clockwise by ``degrees`` so tesseract reads it upright."""
+    from PIL import Image
+
+    with Image.open(src) as img:
+        img.rotate(-degrees, expand=True).save(dst)
+
+
+def _hocr(image: str, opts: OcrOptions) -> bytes:
+    return pytesseract.image_to_pdf_or_hocr(image, lang=opts.lang, extension="hocr", timeout=opts.timeout)
+
+
+def ocr_page(path: str, number: int, label: str | None, opts: OcrOptions) -> OcrResult:
+    """OCR one page of the PDF at ``path``. Never raises: failures give text_source "none" and an error."""
+    t0 = time.perf_counter()
+    result = OcrResult(layout=PageLayout(number=number, width=0, height=0, label=label, text_source="none"))
+    with tempfile.TemporaryDirectory(prefix="pagetree-ocr-") as tmp:
+        image = os.path.join(tmp, "page.pgm")
+        try:
+            width, height, result.dpi, dark = _render(path, number, opts.dpi, opts.max_pixels, image)
+        except Exception as exc:  # a corrupt page or image stream: record it, keep the document
+            result.layout.error = f"render failed: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+            result.seconds = time.perf_counter() - t0
+            return result
+        result.layout.width, result.layout.height = width, height
+        if dark < BLANK_INK_SHARE or dark > 1 - BLANK_INK_SHARE:
+            result.skipped = "blank"
+            result.seconds = time.perf_counter() - t0
+            return result
+        scale = 72.0 / result.dpi
+        try:
+            t1 = time.perf_counter()
+            result.tesseract_calls += 1
+            layout, confs = layout_from_hocr(_hocr(image, opts), number, scale, width, height, label)
+            result.tesseract_seconds += time.perf_counter() - t1
+            if opts.rotate and (not confs or statistics.fmean(confs) < ROTATE_BELOW_CONFIDENCE):
+                layout = _try_rotations(image, tmp, number, scale, width, height, label, opts, layout, result)
+            result.layout = layout
+        except RuntimeError as exc:  # pytesseract signals its timeout this way
+            result.layout.error = f"ocr timeout after {opts.timeout:g}s" if "timeout" in str(exc).lower() else f"ocr failed: {exc}"
+        except (pytesseract.TesseractError, ET.ParseError, OSError) as exc:
+            result.layout.error = f"ocr failed: {str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__}"
+    result.seconds = time.perf_counter() - t0
+    return result
+
+
+def _try_rotations(image: str, tmp: str, number: int, scale: float, width: float, height: float, label: str | None,
+                   opts: OcrOptions, first: PageLayout, result: OcrResult) -> PageLayout:
+    """Ask OSD how the page is turned; re-read it upright and keep the better-confidence reading."""
+    t1 = time.perf_counter()
+    result.tesseract_calls += 1
+    try:
+        osd = pytesseract.image_to_osd(image, output_type=pytesseract.Output.DICT, timeout=opts.timeout)
+    except pytesseract.TesseractError:  # "Too few characters": nothing to orient by
+        result.tesseract_seconds += time.perf_counter() - t1
+        return first
+    result.tesseract_seconds += time.perf_counter() - t1
+    degrees = int(osd.get("rotate", 0)) % 360
+    if degrees == 0:
+        return first
+    turned = os.path.join(tmp, "turned.pgm")
+    _rotated_copy(image, degrees, turned)
+    w, h = (height, width) if degrees in (90, 270) else (width, height)
+    t2 = time.perf_counter()
+    result.tesseract_calls += 1
+    layout, confs = layout_from_hocr(_hocr(turned, opts), number, scale, w, h, label)
+    result.tesseract_seconds += time.perf_counter() - t2
+    if (layout.ocr_confidence or 0) > (first.ocr_confidence or 0):
+        result.rotation = degrees
+        result.notes.append(f"rotated {degrees} degrees (OSD)")
+        return layout
+    return first
+
+
+# -- many pages --------------------------------------------------------------
+
+
+def _init_worker() -> None:
+    # Parallelism comes from the pool; one OpenMP thread per tesseract avoids 2 x N threads fighting over N cores.
+    os.environ["OMP_THREAD_LIMIT"] = "1"
+
+
+def _executor(workers: int) -> Executor:
+    if multiprocessing.current_process().daemon:
+        # Daemonic workers (Dask, some pools) may not fork children; tesseract is a subprocess, so threads still scale.
+        return ThreadPoolExecutor(max_workers=workers)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker)
+
+
+def ocr_pages(path: str, pages: Iterable[tuple[int, str | None]], opts: OcrOptions, workers: int = 2) -> dict[int, OcrResult]:
+    """OCR (page number, label) pairs of one PDF, in parallel; a failed page has an error, never an exception."""
+    pages = list(pages)
+    if not pages:
+        return {}
+    workers = max(1, min(workers, len(pages)))
+    results: dict[int, OcrResult] = {}
+    if workers == 1:
+        try:
+            return {n: ocr_page(str(path), n, label, opts) for n, label in pages}
+        finally:
+            _close_docs()
+    with _executor(workers) as pool:
+        futures = {n: pool.submit(ocr_page, str(path), n, label, opts) for n, label in pages}
+        for n, label in pages:
+            try:
+                results[n] = futures[n].result()
+            except Exception as exc:  # a worker that died (e.g. MuPDF crashed on a broken image)
+                layout = PageLayout(number=n, width=0, height=0, label=label, text_source="none",
+                                    error=f"ocr worker failed: {type(exc).__name__}: {exc}")
+                results[n] = OcrResult(layout=layout)
+    _close_docs()  # thread pools rendered in this process
+    return results
+
+
+def _close_docs() -> None:
+    with _RENDER_LOCK:
+        for doc in _DOCS.values():
+            doc.close()
+        _DOCS.clear()
+
+
+def page_png(page: "pymupdf.Page", dpi: int = 150, max_pixels: int = 4_000_000) -> bytes:
+    """A page as a PNG for a vision model (RGB, modest resolution: models downscale anyway)."""
+    rect = page.rect
+    pix = page.get_pixmap(dpi=effective_dpi(rect.width, rect.height, dpi, max_pixels), alpha=False)
+    return pix.tobytes("png")
