@@ -236,6 +236,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("pagetree: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into head & co.: not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:
         return _error_exit(exc)
 
