@@ -1,7 +1,8 @@
 """The ``pagetree`` command line. Errors become one-line messages and exit codes here, at the edge.
 
 Exit codes: 0 success, 1 some documents failed / verification found problems,
-2 usage error, 3 not found, 4 store or source unusable.
+2 usage error, 3 not found, 4 store or source unusable, 5 a required system component
+(tesseract or a language pack) is missing.
 """
 
 from __future__ import annotations
@@ -126,7 +127,25 @@ def _print_tree(node: dict[str, Any], summaries: bool, indent: int = 0) -> None:
         _print_tree(child, summaries, indent + 1)
 
 
+def _check_ocr(args: argparse.Namespace) -> str | None:
+    """Start-up check: tesseract and the requested language packs, before any work starts (None when fine)."""
+    if getattr(args, "no_ocr", False):
+        return None
+    from parsers.errors import DependencyError
+    from parsers.ocr import check_tesseract
+
+    try:
+        check_tesseract(args.ocr_lang or "eng")
+    except DependencyError as exc:
+        return str(exc)
+    return None
+
+
 def _run_flow(args: argparse.Namespace) -> int:
+    problem = _check_ocr(args)
+    if problem:
+        print(f"pagetree: {problem}", file=sys.stderr)
+        return 5
     from flows.ingest import index_files, ingest
 
     store = args.store or _store_default()
