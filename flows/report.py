@@ -28,6 +28,7 @@ class DocOutcome:
     error: str | None = None
     error_kind: str | None = None
     model: dict[str, Any] = field(default_factory=dict)
+    reason: str | None = None  # why it was (re)indexed, skipped or left unchanged
 
 
 @dataclass

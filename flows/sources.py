@@ -19,7 +19,44 @@ from index_store.layout import doc_id_from_path
 
 
 class SourceError(Exception):
-    """The source itself is unusable (missing folder, bucket that does not exist)."""
+    """Root of source errors; raised as-is when the source itself is unusable (missing folder or bucket)."""
+
+
+class ObjectError(SourceError):
+    """One object could not be fetched. ``kind`` goes into the run report; ``transient`` errors are retried."""
+
+    kind = "fetch"
+    transient = False
+
+    def __init__(self, message: str, kind: str | None = None):
+        super().__init__(message)
+        if kind:
+            self.kind = kind
+
+
+class ObjectGone(ObjectError):
+    """Listed, but deleted before we could download it (picked up as removed on the next run)."""
+
+    kind = "gone"
+
+
+class ObjectDenied(ObjectError):
+    """The object exists but reading it is refused (AccessDenied, archived storage class)."""
+
+    kind = "access_denied"
+
+
+class ObjectChanged(ObjectError):
+    """The object was replaced between listing and download (ETag no longer matches); retried next run."""
+
+    kind = "changed_during_run"
+
+
+class TransientObjectError(ObjectError):
+    """Throttling, a 5xx, a dropped connection or a truncated body: worth retrying now."""
+
+    kind = "transient"
+    transient = True
 
 
 @dataclass(frozen=True)
@@ -40,6 +77,10 @@ class Source(Protocol):
     def list(self) -> Iterator[SourceObject]: ...
 
     def fetch(self, obj: SourceObject) -> contextlib.AbstractContextManager[Path]: ...
+
+    def download(self, obj: SourceObject, dest_dir: str) -> tuple[Path, int]:
+        """Materialise ``obj`` under ``dest_dir`` (or return its own path); return (path, bytes transferred)."""
+        ...
 
 
 def _matches(key: str, include: tuple[str, ...], exclude: tuple[str, ...]) -> bool:
@@ -82,7 +123,13 @@ class LocalSource:
 
     @contextlib.contextmanager
     def fetch(self, obj: SourceObject) -> Iterator[Path]:
-        yield Path(unquote(urlparse(obj.uri).path))
+        yield self.download(obj, "")[0]
+
+    def download(self, obj: SourceObject, dest_dir: str) -> tuple[Path, int]:
+        path = Path(unquote(urlparse(obj.uri).path))
+        if not path.is_file():
+            raise ObjectGone(f"{obj.key} was removed after listing")
+        return path, 0  # read in place: nothing is transferred
 
 
 def open_source(uri: str, **options: Any) -> Source:
