@@ -8,13 +8,17 @@ the terms, codes and parameters the section is about, in at most ~30 words.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
+import threading
 from collections import Counter
-from dataclasses import dataclass
-from typing import Callable, Protocol
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol, Sequence
 
 from index_store.model import Node
+from providers.errors import ProviderError
 
 MAX_WORDS = 30
 SHORT_LEAF_CHARS = 200  # a leaf this short is its own summary: no call needed
@@ -38,13 +42,23 @@ class SummaryRequest:
     title: str
     text: str  # the node's own text
     child_summaries: list[str]
+    path: str = ""  # "Chapter > Section" (for the model prompt)
+    doc_title: str = ""
 
 
 class Summarizer(Protocol):
     name: str
 
     def summarize(self, request: SummaryRequest) -> tuple[str, str]:
-        """Return (summary, summary_source)."""
+        """Return (summary, summary_source). May raise providers.errors.ProviderError (-> fallback)."""
+
+
+class SummaryCache(Protocol):
+    """Summaries by content key, for one (model, prompt version); see index_store/cache.py."""
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, dict[str, Any]]: ...
+
+    def put(self, key: str, entry: dict[str, Any]) -> None: ...
 
 
 def _terms(text: str) -> list[str]:
@@ -114,24 +128,175 @@ class ExtractiveSummarizer:
         return _clip_words(summary.strip()), "extractive"
 
 
+def subtree_keys(root: Node, own_text: dict[str, str]) -> dict[str, str]:
+    """A content key per node: sha256 over its title, own text and its children's keys (a Merkle hash).
+
+    Why: a parent's summary is made from its children's, so it must be redone
+    exactly when any text below it changes, and reused when nothing below changed,
+    whatever node ids, page numbers or pipeline settings did.
+    """
+    keys: dict[str, str] = {}
+    for node in reversed(list(root.walk())):
+        digest = hashlib.sha256()
+        digest.update(" ".join(node.title.split()).encode())
+        digest.update(b"\x00")
+        digest.update(" ".join(own_text.get(node.node_id, "").split()).encode())
+        for child in node.nodes:
+            digest.update(b"\x01" + keys[child.node_id].encode())
+        keys[node.node_id] = digest.hexdigest()
+    return keys
+
+
+@dataclass
+class SummaryRun:
+    """What summarize_tree did, for manifest stats and decisions."""
+
+    nodes: int = 0
+    short: int = 0  # short leaves / empty nodes: own text kept, no call
+    summarized: int = 0  # by the primary summarizer
+    cache_hits: int = 0
+    cache_misses: int = 0
+    fallbacks: int = 0  # primary failed -> fallback summarizer
+    first_error: str | None = None
+    sources: Counter[str] = field(default_factory=Counter)
+
+    def to_stats(self) -> dict[str, Any]:
+        return {"nodes": self.nodes, "short": self.short, "summarized": self.summarized, "cache_hits": self.cache_hits,
+                "cache_misses": self.cache_misses, "fallbacks": self.fallbacks, "summary_sources": dict(self.sources)}
+
+
+def _paths(root: Node) -> dict[str, str]:
+    out: dict[str, str] = {}
+
+    def visit(node: Node, here: list[str]) -> None:
+        path = here + [node.title] if node.level > 0 else here
+        out[node.node_id] = " > ".join(path) or node.title
+        for child in node.nodes:
+            visit(child, path)
+
+    visit(root, [])
+    return out
+
+
 def summarize_tree(
     root: Node,
     own_text: dict[str, str],
     summarizer: Summarizer,
     progress: Callable[[int, int], None] | None = None,
-) -> None:
-    """Fill ``summary`` and ``summary_source`` on every node, children before parents."""
+    *,
+    fallback: Summarizer | None = None,
+    cache: SummaryCache | None = None,
+    concurrency: int = 1,
+    doc_title: str = "",
+) -> SummaryRun:
+    """Fill ``summary`` and ``summary_source`` on every node, children before parents.
+
+    Short leaves keep their own text (no call). With a cache, a node whose content key
+    is cached is not summarized again. Nodes run concurrently as soon as all their
+    children are done; when ``summarizer`` raises ProviderError, ``fallback`` answers.
+    """
     order = list(root.walk())
-    total = len(order)
-    done = 0
-    for node in reversed(order):  # reversed pre-order visits every child before its parent
-        request = SummaryRequest(
-            node_id=node.node_id,
-            title=node.title,
-            text=own_text.get(node.node_id, ""),
-            child_summaries=[c.summary for c in node.nodes if c.summary],
-        )
-        node.summary, node.summary_source = summarizer.summarize(request)
-        done += 1
-        if progress and (done % 50 == 0 or done == total):
-            progress(done, total)
+    run = SummaryRun(nodes=len(order))
+    keys = subtree_keys(root, own_text) if cache is not None else {}
+    paths = _paths(root)
+    degraded: set[str] = set()  # nodes whose subtree used a fallback: never cached
+    lock = threading.Lock()
+
+    def short(node: Node) -> tuple[str, str] | None:
+        own = " ".join(own_text.get(node.node_id, "").split())
+        if node.nodes:
+            return None
+        if not own:
+            return "", "none"
+        return (_clip_words(own), "text") if len(own) <= SHORT_LEAF_CHARS else None
+
+    todo = [n for n in order if short(n) is None]
+    cached: dict[str, dict[str, Any]] = {}
+    if cache is not None and todo:
+        cached = cache.get_many(sorted({keys[n.node_id] for n in todo}))
+
+    def work(node: Node) -> tuple[str, str, str]:
+        """(summary, source, how) with how in short | cache | primary | fallback."""
+        quick = short(node)
+        if quick is not None:
+            return quick[0], quick[1], "short"
+        hit = cached.get(keys[node.node_id]) if cache is not None else None
+        if hit and hit.get("summary"):
+            return str(hit["summary"]), str(hit.get("summary_source") or "model"), "cache"
+        request = SummaryRequest(node.node_id, node.title, own_text.get(node.node_id, ""),
+                                 [c.summary for c in node.nodes if c.summary], paths[node.node_id], doc_title)
+        try:
+            summary, source = summarizer.summarize(request)
+            # Written here, in the worker, so slow stores overlap; a summary built on a fallback is not cached.
+            if cache is not None and not any(c.node_id in degraded for c in node.nodes):
+                cache.put(keys[node.node_id], {"summary": summary, "summary_source": source, "title": node.title})
+            return summary, source, "primary"
+        except ProviderError as exc:
+            if fallback is None:
+                raise
+            with lock:
+                run.first_error = run.first_error or f"{type(exc).__name__}: {exc}"
+            summary, source = fallback.summarize(request)
+            return summary, source, "fallback"
+
+    def finish(node: Node, result: tuple[str, str, str]) -> None:
+        node.summary, node.summary_source, how = result
+        run.sources[node.summary_source] += 1
+        if how == "short":
+            run.short += 1
+        elif how == "cache":
+            run.cache_hits += 1
+        elif how == "primary":
+            run.summarized += 1
+            run.cache_misses += cache is not None
+        else:
+            run.fallbacks += 1
+            run.cache_misses += cache is not None
+            degraded.add(node.node_id)
+        if any(c.node_id in degraded for c in node.nodes):
+            degraded.add(node.node_id)
+        done = sum(run.sources.values())
+        if progress and (done % 50 == 0 or done == run.nodes):
+            progress(done, run.nodes)
+
+    if concurrency <= 1:
+        for node in reversed(order):  # reversed pre-order visits every child before its parent
+            finish(node, work(node))
+        return run
+
+    parent: dict[int, Node] = {id(c): n for n in order for c in n.nodes}
+    waiting = {id(n): len(n.nodes) for n in order}
+    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="summarize") as pool:
+        futures = {pool.submit(work, n): n for n in order if not n.nodes}
+        while futures:
+            done_set, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for future in done_set:
+                node = futures.pop(future)
+                finish(node, future.result())
+                up = parent.get(id(node))
+                if up is not None:
+                    waiting[id(up)] -= 1
+                    if waiting[id(up)] == 0:
+                        futures[pool.submit(work, up)] = up
+    return run
+
+
+def describe_document(root: Node, summarizer: Summarizer, *, doc_title: str, page_count: int,
+                      cache: SummaryCache | None = None, key: str | None = None) -> tuple[str, str]:
+    """(description, source) for the catalog: from the model if it can, else the root summary and its source."""
+    describe = getattr(summarizer, "describe", None)
+    if describe is not None:
+        ckey = f"description:{key}" if key else None
+        if cache is not None and ckey:
+            hit = cache.get_many([ckey]).get(ckey)
+            if hit and hit.get("summary"):
+                return str(hit["summary"]), "model"
+        children = [c.summary for c in root.nodes if c.summary] or [root.summary]
+        try:
+            text = describe(doc_title, page_count, children)
+            if cache is not None and ckey:
+                cache.put(ckey, {"summary": text, "summary_source": "model", "title": doc_title})
+            return text, "model"
+        except ProviderError:
+            pass
+    return root.summary, root.summary_source

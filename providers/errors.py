@@ -18,4 +18,11 @@ class ProviderUnavailable(ProviderError):
 
 
 class ProviderResponseError(ProviderError):
-    """The model answered, but the answer is unusable (malformed, empty, wrong shape)."""
+    """The model answered, but the answer is unusable (malformed, empty, wrong shape).
+
+    ``completion`` carries the answer (and its token usage) when there was one, so its cost is still counted.
+    """
+
+    def __init__(self, message: str, completion: object | None = None):
+        super().__init__(message)
+        self.completion = completion

@@ -68,7 +68,7 @@ class OpenAIProvider:
             try:
                 json.loads(completion.text)
             except ValueError as exc:
-                raise ProviderResponseError(f"model {self.model} returned malformed JSON: {exc}") from None
+                raise ProviderResponseError(f"model {self.model} returned malformed JSON: {exc}", completion) from None
         return completion
 
     def describe_image(self, png: bytes, prompt: str) -> Completion:

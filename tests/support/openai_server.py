@@ -256,6 +256,7 @@ class FakeOpenAI:
 def _make_handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"  # keep-alive, like a real API
+        disable_nagle_algorithm = True  # headers and body are separate writes: avoid 40 ms delayed-ACK stalls
 
         def log_message(self, format: str, *args: Any) -> None:  # quiet: tests capture logs
             return

@@ -1,0 +1,81 @@
+"""The summary cache: summaries by content key, shared by every document and version in a store.
+
+Layout (one small JSON object per entry, immutable once written):
+    cache/summaries/<model>/<prompt_version>/<key[:2]>/<key>.json
+    {"summary": "...", "summary_source": "model", "title": "...", "model": "...", "prompt_version": "...", "created_at": "..."}
+``key`` is parsers.summarize.subtree_keys' sha256 over a section's title, own text and
+its children's keys, so an entry is valid for any document, version or pipeline
+fingerprint with the same section content; <model> is the model name made path-safe.
+Entries are never rewritten (same key, same content); `rm -r cache/` is always safe.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
+from typing import Any, Sequence
+
+from index_store.backends import Backend
+from index_store.errors import NotFound, StoreError
+from index_store.layout import CACHE
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._\-]+")
+_HEX = re.compile(r"^[0-9a-f]{64}$")
+
+
+def _safe(part: str) -> str:
+    cleaned = _UNSAFE.sub("_", part).strip("._") or "_"
+    return cleaned[:120]
+
+
+class StoreSummaryCache:
+    """parsers.summarize.SummaryCache over a store backend, for one (model, prompt version)."""
+
+    def __init__(self, backend: Backend, model: str, prompt_version: str, *, readers: int = 16):
+        self.backend = getattr(backend, "backend", backend)  # a Store or a Backend
+        self.model = model
+        self.prompt_version = prompt_version
+        self.prefix = f"{CACHE}/summaries/{_safe(model)}/{_safe(prompt_version)}"
+        self.readers = readers
+        self.hits = 0
+        self.misses = 0
+        self.writes = 0
+        self._lock = threading.Lock()
+
+    def key_path(self, key: str) -> str:
+        name = key if _HEX.match(key) else hashlib.sha256(key.encode()).hexdigest()
+        return f"{self.prefix}/{name[:2]}/{name}.json"
+
+    def _get(self, key: str) -> dict[str, Any] | None:
+        try:
+            entry = json.loads(self.backend.get_bytes(self.key_path(key)))
+        except NotFound:
+            return None
+        except (ValueError, StoreError):
+            return None  # a damaged entry is a miss; it is rewritten on the next put
+        return entry if isinstance(entry, dict) and entry.get("summary") else None
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Entries found, by key (lookups run in parallel: one GET each on S3)."""
+        keys = list(dict.fromkeys(keys))
+        if len(keys) > 4 and self.readers > 1:
+            with ThreadPoolExecutor(max_workers=self.readers) as pool:
+                found = list(pool.map(self._get, keys))
+        else:
+            found = [self._get(k) for k in keys]
+        out = {k: v for k, v in zip(keys, found) if v is not None}
+        with self._lock:
+            self.hits += len(out)
+            self.misses += len(keys) - len(out)
+        return out
+
+    def put(self, key: str, entry: dict[str, Any]) -> None:
+        record = {**entry, "model": self.model, "prompt_version": self.prompt_version,
+                  "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")}
+        self.backend.put_bytes(self.key_path(key), json.dumps(record, ensure_ascii=False).encode("utf-8"))
+        with self._lock:
+            self.writes += 1
