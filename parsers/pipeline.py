@@ -20,7 +20,7 @@ from parsers.pdf import OpenLimits, PdfSource
 from parsers.ranges import build_tree, page_groups
 from parsers.sections import assign_text
 from parsers.structure import LlmStructureHook, recover_structure
-from parsers.summarize import ExtractiveSummarizer, Summarizer, summarize_tree
+from parsers.summarize import Summarizer, summarize_document
 
 PROMPT_VERSION_NONE = "none"
 
@@ -110,6 +110,7 @@ def index_document(
     progress: Progress | None = None,
     vision: Vision | None = None,
     ocr_workers: int | None = None,
+    model_usage: Any = None,
 ) -> DocumentIndex:
     """Index one PDF. Raises parsers.errors.DocumentError for unusable input."""
     settings = settings or PipelineSettings()
@@ -141,8 +142,10 @@ def index_document(
             for n in range(1, pdf.page_count + 1)
         ]
     own = assign_text(root, [p.text for p in pages])
-    summarizer = summarizer or ExtractiveSummarizer.for_sections(list(own.values()))
-    summarize_tree(root, own, summarizer, progress=(lambda d, t: progress(f"summaries {d}/{t}")) if progress else None)
+    # Model summaries when a summarizer is given (extractive fallback per node), else extractive; see parsers/summarize.py.
+    # model_usage (providers.usage.Usage) accounts summaries, vision and structure calls together in stats["model"].
+    summaries = summarize_document(root, own, summarizer, doc_title=title, page_count=len(pages), usage=model_usage,
+                                   progress=(lambda d, t: progress(f"summaries {d}/{t}")) if progress else None)
     t_sum = time.perf_counter()
     fingerprint = settings.fingerprint()
     version = version_id(sha, fingerprint)
@@ -153,7 +156,7 @@ def index_document(
         structure_source=structure.source,
         page_offset=structure.page_offset,
         root=root,
-        extra={"title": title},
+        extra={"title": title, "description": summaries.description},
     )
     rows = flatten(root, own)
     stats = {
@@ -163,6 +166,7 @@ def index_document(
         "ocr_pages": sum(p.text_source == "ocr" for p in pages),
         "empty_pages": sum(p.text_source == "none" for p in pages),
         **ocr.stats,  # ocr_pages (pages read by OCR, incl. those later described by vision), ocr_calls, vision_pages, page_classes
+        "model": summaries.model_stats,  # calls, tokens, cost_usd, fallbacks, cache_hits (flows/report.py sums them)
         "seconds": {
             "text": round(t_text - t0, 4),
             "ocr": round(t_ocr - t_text, 4),
@@ -172,4 +176,5 @@ def index_document(
         },
     }
     return DocumentIndex(tree=tree, pages=pages, nodes=rows, sha256=sha, size=size, stats=stats,
-                         decisions={"structure": structure.decisions, "ocr": ocr.decisions})
+                         decisions={"structure": structure.decisions, "ocr": ocr.decisions,
+                                    "summaries": summaries.decisions})

@@ -300,3 +300,49 @@ def describe_document(root: Node, summarizer: Summarizer, *, doc_title: str, pag
         except ProviderError:
             pass
     return root.summary, root.summary_source
+
+
+@dataclass
+class DocumentSummaries:
+    """What the summary stage adds to a DocumentIndex: catalog description, stats["model"], decisions."""
+
+    description: str
+    description_source: str
+    model_stats: dict[str, Any]
+    decisions: dict[str, Any]
+
+
+def summarize_document(
+    root: Node,
+    own_text: dict[str, str],
+    summarizer: Summarizer | None,
+    *,
+    doc_title: str,
+    page_count: int,
+    usage: Any = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> DocumentSummaries:
+    """Summarize the tree (model if given, extractive otherwise or as fallback) and describe the document.
+
+    ``usage`` (providers.usage.Usage, default: the summarizer's) accounts every model call of the
+    document, including vision and the structure fallback when they share it.
+    """
+    extractive = ExtractiveSummarizer.for_sections(list(own_text.values()))
+    primary = summarizer or extractive
+    cache = getattr(primary, "cache", None)
+    run = summarize_tree(root, own_text, primary, progress, fallback=extractive, cache=cache,
+                         concurrency=int(getattr(primary, "concurrency", 1) or 1), doc_title=doc_title)
+    root_key = subtree_keys(root, own_text)[root.node_id] if cache is not None else None
+    description, description_source = describe_document(root, primary, doc_title=doc_title, page_count=page_count,
+                                                        cache=cache, key=root_key)
+    usage = usage if usage is not None else getattr(primary, "usage", None)
+    stats: dict[str, Any] = usage.to_stats() if usage is not None else {
+        "provider": "offline", "model": None, "calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}
+    stats.update(run.to_stats())  # fallbacks, cache_hits/misses and summary_sources are counted by the tree walk
+    stats["summarizer"] = primary.name
+    stats["description_source"] = description_source
+    decisions: dict[str, Any] = {"summarizer": primary.name, "prompt_version": getattr(primary, "prompt_version", None),
+                                 "cache": cache is not None, "short_leaf_chars": SHORT_LEAF_CHARS}
+    if run.fallbacks:
+        decisions["fallback"] = {"nodes": run.fallbacks, "to": extractive.name, "first_error": run.first_error}
+    return DocumentSummaries(description, description_source, stats, decisions)

@@ -43,7 +43,7 @@ def estimate_cost(model: str | None, prompt_tokens: int, completion_tokens: int,
 
 @dataclass
 class Usage:
-    """Per-document model accounting; thread-safe. ``to_stats()`` is manifest stats["model"]."""
+    """Per-document model accounting; thread-safe. ``to_stats()`` starts manifest stats["model"] (the tree walk adds fallbacks and cache counts)."""
 
     provider: str = "offline"
     model: str | None = None
@@ -51,9 +51,6 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
-    fallbacks: int = 0
-    cache_hits: int = 0
-    cache_misses: int = 0
     retries: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     by_purpose: dict[str, int] = field(default_factory=dict)
@@ -87,9 +84,6 @@ class Usage:
                 "completion_tokens": self.completion_tokens,
                 "cost_usd": round(self.cost_usd, 6),
                 "priced": self.priced,
-                "fallbacks": self.fallbacks,
-                "cache_hits": self.cache_hits,
-                "cache_misses": self.cache_misses,
                 "retries": self.retries,
                 "errors": dict(self.errors),
                 "by_purpose": dict(self.by_purpose),
