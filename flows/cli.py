@@ -29,6 +29,9 @@ def _pipeline_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-ocr", action="store_true", help="never OCR pages without a text layer")
     p.add_argument("--ocr-lang", default=None, help="tesseract language(s), e.g. eng or deu+eng (default eng)")
     p.add_argument("--ocr-dpi", type=int, default=None, help="render resolution for OCR (default 300)")
+    p.add_argument("--model", default=None,
+                   help="model for summaries via OPENAI_BASE_URL/OPENAI_API_KEY, e.g. gpt-4o-mini (default: $PAGETREE_MODEL; none = offline)")
+    p.add_argument("--vision-model", default=None, help="model for figure/scan pages (default: $PAGETREE_VISION_MODEL)")
 
 
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -41,6 +44,10 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         out["ocr_lang"] = args.ocr_lang
     if getattr(args, "ocr_dpi", None):
         out["ocr_dpi"] = args.ocr_dpi
+    from flows.models import pipeline_overrides, provider_settings  # model names enter the fingerprint; keys do not
+
+    out.update(pipeline_overrides(provider_settings(model=getattr(args, "model", None),
+                                                    vision_model=getattr(args, "vision_model", None))))
     return out
 
 

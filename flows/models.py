@@ -1,0 +1,130 @@
+"""Model providers at the edge: settings from env/CLI, and the per-document model objects for index_document.
+
+Which models a run uses is part of the pipeline settings (model, vision_model,
+prompt_version enter the fingerprint and travel as flow parameters); how to
+reach them (OPENAI_API_KEY, OPENAI_BASE_URL, PAGETREE_MODEL_CONCURRENCY, ...)
+is read from the worker's environment here and never enters flow parameters,
+manifests or logs.
+
+Concurrency is capped per process (PAGETREE_MODEL_CONCURRENCY, default 8) by
+one runtime shared by every document the process indexes. To share one cap
+across processes: PAGETREE_MODEL_SLOTS_DIR=<dir> (all processes on one host,
+fcntl slot files) or PAGETREE_MODEL_GCL=<name> (any number of hosts, a Prefect
+global concurrency limit: ``prefect gcl create <name> --limit 8``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterator, Mapping
+
+from index_store.cache import StoreSummaryCache
+from index_store.store import Store
+from parsers.pipeline import PipelineSettings
+from providers.base import ModelProvider
+from providers.limits import Slots
+from providers.prompts import PROMPT_VERSION
+from providers.registry import get_provider
+from providers.settings import ProviderSettings, settings_from_env
+from providers.structure_llm import LlmStructure
+from providers.summarizer import ModelSummarizer
+from providers.usage import Usage
+from providers.vision import vision_callable
+
+
+def provider_settings(env: Mapping[str, str] | None = None, *, model: str | None = None,
+                      vision_model: str | None = None) -> ProviderSettings:
+    """CLI flags win over PAGETREE_MODEL / PAGETREE_VISION_MODEL; nothing set -> offline."""
+    return settings_from_env(os.environ if env is None else env, model=model, vision_model=vision_model)
+
+
+def pipeline_overrides(settings: ProviderSettings) -> dict[str, Any]:
+    """The PipelineSettings fields a provider choice sets (they enter the fingerprint); {} when offline."""
+    if not (settings.model or settings.vision_model):
+        return {}
+    out: dict[str, Any] = {"prompt_version": PROMPT_VERSION}
+    if settings.model:
+        out.update(summarizer="model", model=settings.model)
+    if settings.vision_model:
+        out["vision_model"] = settings.vision_model
+    return out
+
+
+def prefect_slots(limit_name: str) -> Slots:
+    """Slots from a Prefect global concurrency limit (shared by every worker of the Prefect server)."""
+    from prefect.concurrency.sync import concurrency
+
+    @contextlib.contextmanager
+    def slot() -> Iterator[None]:
+        with concurrency(limit_name, occupy=1):
+            yield
+
+    return slot
+
+
+@dataclass
+class DocModels:
+    """The model-backed objects for one document; ``kwargs()`` goes into index_document(**...)."""
+
+    summarizer: ModelSummarizer | None
+    vision: Callable[[bytes], str | None] | None
+    llm_structure: LlmStructure | None
+    usage: Usage
+
+    def kwargs(self) -> dict[str, Any]:
+        return {"summarizer": self.summarizer, "vision": self.vision, "llm_structure": self.llm_structure,
+                "model_usage": self.usage}
+
+
+class ModelRuntime:
+    """One provider (HTTP connection pool, concurrency slots, circuit breaker) shared by a process's documents."""
+
+    def __init__(self, settings: ProviderSettings, *, slots: Slots | None = None, provider: ModelProvider | None = None):
+        self.settings = settings
+        self.provider = provider or get_provider(settings, slots=slots)
+
+    def for_document(self, store: Store | None = None) -> DocModels:
+        """Fresh usage accounting for one document; summaries cached in ``store`` when given."""
+        usage = Usage(provider=self.provider.name, model=self.provider.model)
+        summarizer = llm = None
+        if self.settings.model:
+            cache = StoreSummaryCache(store, self.settings.model, PROMPT_VERSION) if store is not None else None
+            summarizer = ModelSummarizer(self.provider, usage, cache=cache, concurrency=self.settings.concurrency)
+            llm = LlmStructure(self.provider, usage, concurrency=min(4, self.settings.concurrency))
+        return DocModels(summarizer, vision_callable(self.provider, usage), llm, usage)
+
+
+_RUNTIMES: dict[ProviderSettings, ModelRuntime] = {}
+_LOCK = threading.Lock()
+
+
+def runtime_for(pipeline: PipelineSettings, env: Mapping[str, str] | None = None) -> ModelRuntime | None:
+    """The process-wide runtime for these pipeline settings (None when they name no model).
+
+    Memoized so that every document indexed in this process shares one concurrency cap.
+    """
+    if not (pipeline.model or pipeline.vision_model):
+        return None
+    env = os.environ if env is None else env
+    settings = replace(settings_from_env(env), provider="openai", model=pipeline.model, vision_model=pipeline.vision_model)
+    key = settings
+    with _LOCK:
+        runtime = _RUNTIMES.get(key)
+        if runtime is None:
+            gcl = env.get("PAGETREE_MODEL_GCL")
+            runtime = ModelRuntime(settings, slots=prefect_slots(gcl) if gcl else None)
+            _RUNTIMES[key] = runtime
+        return runtime
+
+
+def document_models(pipeline: PipelineSettings, store: Store | None = None,
+                    env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """index_document keyword arguments for one document: {} (offline) or summarizer/vision/llm_structure/model_usage.
+
+    ``store`` holds the summary cache (index_store/cache.py); without it nothing is cached.
+    """
+    runtime = runtime_for(pipeline, env)
+    return runtime.for_document(store).kwargs() if runtime is not None else {}
