@@ -32,6 +32,7 @@ from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 from prefect.tasks import exponential_backoff
 
+from flows.models import document_models
 from flows.report import DocOutcome, RunReport, new_run_id
 from flows.sources import LocalSource, ObjectError, SourceObject, default_doc_id, open_source
 from index_store.errors import StoreError
@@ -154,9 +155,13 @@ def fetch_object(spec: dict[str, Any], obj: SourceObject, dest_dir: str) -> tupl
 
 
 @task(name="parse", cache_policy=NO_CACHE)
-def parse_document(path: str, doc_id: str, settings: dict[str, Any], sha256: str) -> DocumentIndex:
+def parse_document(path: str, doc_id: str, settings: dict[str, Any], sha256: str,
+                   store_uri: str | None = None, store_endpoint: str | None = None) -> DocumentIndex:
     """The pure chain (parsers.pipeline.index_document) on a local file."""
-    return index_document(path, doc_id, settings_from(settings), sha256=sha256)
+    pipeline = settings_from(settings)
+    # Model summaries/vision/structure when the settings name a model; summaries cached in the store.
+    models = document_models(pipeline, open_store(store_uri, store_endpoint) if store_uri else None)
+    return index_document(path, doc_id, pipeline, sha256=sha256, **models)
 
 
 @task(name="publish", retries=3, retry_delay_seconds=exponential_backoff(1), retry_jitter_factor=0.5, cache_policy=NO_CACHE)
@@ -214,7 +219,7 @@ def process_document(item: PlanItem, spec: dict[str, Any], store_uri: str, setti
             outcome.version, outcome.status = version, "unchanged"
             outcome.reason = "same content (sha256) as the latest version; source etag refreshed"
         else:
-            index = parse_document(path, item.doc_id, pipeline.to_dict(), sha)
+            index = parse_document(path, item.doc_id, pipeline.to_dict(), sha, store_uri, store_endpoint)
             published = publish.with_options(retry_delay_seconds=exponential_backoff(retry_base / 2))(
                 index, item.obj, store_uri, pipeline.to_dict(), store_endpoint)
             outcome.version = index.tree.version
