@@ -128,7 +128,7 @@ def index_document(
                             vision_max_pages=settings.vision_max_pages, vision=vision, workers=ocr_workers)
         texts = [pdf.text(n) for n in range(1, pdf.page_count + 1)]
         t_ocr = time.perf_counter()
-        structure = recover_structure(pdf, llm_hook=llm_structure)
+        structure = recover_structure(pdf, llm_hook=llm_structure, max_leaf_pages=settings.max_leaf_pages)
         title = _doc_title(pdf, path)
         if structure.entries:
             root = build_tree(structure.entries, pdf.page_count, title)

@@ -2,6 +2,7 @@
 
 Each method either returns a credible list of entries or says why not; the
 chain records every decision so a wrong tree is explainable from its manifest.
+Long leaves are then split by the headings inside them, or by page groups.
 """
 
 from __future__ import annotations
@@ -9,14 +10,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from index_store.model import Node
 from parsers.bookmarks import read_bookmarks
+from parsers.headings import detect_headings
+from parsers.offsets import map_entries, title_key
 from parsers.pdf import PdfSource
-from parsers.ranges import Entry
+from parsers.ranges import FRONT_MATTER, Entry, build_tree
+from parsers.toc import find_toc
 
-# A hook for a model-backed fallback: called only when no deterministic method
-# yields a credible tree. It gets the open document and returns entries (or [])
-# plus a dict of decisions for the manifest.
+# A hook for a model-backed fallback, called only when no deterministic method
+# (bookmarks, printed TOC, headings) yields a credible tree. It gets the open
+# document and returns entries (or []) plus a dict of decisions for the manifest.
 LlmStructureHook = Callable[[PdfSource], tuple[list[Entry], dict[str, Any]]]
+
+MIN_ENTRIES = 3
+MIN_VERIFIED_SHARE = 0.5  # of TOC entries with a page number that must check out in the body
+MAX_SPLIT_PAGES = 400  # do not build layouts for more pages than this when splitting leaves
 
 
 @dataclass
@@ -27,16 +36,151 @@ class StructureResult:
     decisions: dict[str, Any] = field(default_factory=dict)
 
 
-def recover_structure(pdf: PdfSource, llm_hook: LlmStructureHook | None = None) -> StructureResult:
-    decisions: dict[str, Any] = {"tried": []}
-    entries, why = read_bookmarks(pdf)
-    decisions["tried"].append({"method": "bookmarks", "used": why is None, "reason": why})
+def recover_structure(pdf: PdfSource, llm_hook: LlmStructureHook | None = None, max_leaf_pages: int = 10) -> StructureResult:
+    """Run the chain; ``max_leaf_pages`` (0 = never) bounds leaf size by splitting long leaves."""
+    result = _chain(pdf, llm_hook)
+    if result.entries and max_leaf_pages > 0:
+        try:
+            result.entries, info = split_long_leaves(result.entries, pdf, max_leaf_pages)
+            result.decisions["split"] = info
+        except Exception as exc:  # splitting is an refinement: a failure keeps the unsplit tree
+            result.decisions["split"] = {"error": f"{type(exc).__name__}: {exc}"}
+    return result
+
+
+def _chain(pdf: PdfSource, llm_hook: LlmStructureHook | None) -> StructureResult:
+    tried: list[dict[str, Any]] = []
+    decisions: dict[str, Any] = {"tried": tried}
+
+    entries, why, info = read_bookmarks(pdf)
+    tried.append({"method": "bookmarks", "used": why is None, "reason": why, **info})
     if why is None:
         return StructureResult(entries, "bookmarks", None, decisions)
+
+    try:
+        toc_entries, offset, toc_info, why = _from_toc(pdf)
+    except Exception as exc:  # no input may crash the chain: fall through to the next method
+        toc_entries, offset, toc_info, why = [], None, {}, f"TOC reader failed: {type(exc).__name__}: {exc}"
+    tried.append({"method": "toc", "used": why is None, "reason": why})
+    if toc_info:
+        decisions["toc"] = toc_info
+    if why is None:
+        return StructureResult(toc_entries, "toc", offset, decisions)
+
+    try:
+        head_entries, why = _from_headings(pdf)
+    except Exception as exc:
+        head_entries, why = [], f"headings failed: {type(exc).__name__}: {exc}"
+    tried.append({"method": "headings", "used": why is None, "reason": why})
+    if why is None:
+        return StructureResult(head_entries, "headings", None, decisions)
+
     if llm_hook is not None:
-        entries, info = llm_hook(pdf)
-        decisions["tried"].append({"method": "llm", "used": bool(entries), **info})
-        if entries:
-            return StructureResult(entries, "llm", None, decisions)
-    decisions["tried"].append({"method": "pages", "used": True, "reason": "no credible structure found"})
+        try:
+            llm_entries, llm_info = llm_hook(pdf)
+        except Exception as exc:  # the hook's provider may fail; the document still gets page groups
+            llm_entries, llm_info = [], {"reason": f"{type(exc).__name__}: {exc}"}
+        tried.append({"method": "llm", "used": bool(llm_entries), **llm_info})
+        if llm_entries:
+            return StructureResult(llm_entries, "llm", None, decisions)
+    tried.append({"method": "pages", "used": True, "reason": "no credible structure found"})
     return StructureResult([], "pages", None, decisions)
+
+
+def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], str | None]:
+    toc = find_toc(pdf.page_count, pdf.text, pdf.layout)
+    if len(toc.entries) < MIN_ENTRIES:
+        return [], None, ({"pages": toc.pages} if toc.pages else {}), toc.reason or f"only {len(toc.entries)} TOC entries"
+    texts = [pdf.text(n) for n in range(1, pdf.page_count + 1)]
+    result = map_entries(toc.entries, texts, pdf.labels(), toc.pages)
+    info = {
+        "pages": toc.pages,
+        "entries": len(toc.entries),
+        "page_offset": result.page_offset,
+        "mapping": result.mapping,
+        "offset_method": result.method,
+        **result.counts,
+        **result.decisions,
+    }
+    with_pages = [e for e in toc.entries if e.page is not None or e.link is not None]
+    good = sum(1 for e in with_pages if e.status in ("verified", "corrected", "linked"))
+    if with_pages and good < MIN_VERIFIED_SHARE * len(with_pages):
+        return [], None, info, f"only {good} of {len(with_pages)} TOC entries could be verified in the body"
+    entries = [Entry(e.level, e.title, e.physical or 1) for e in toc.entries]
+    return entries, result.page_offset, info, None
+
+
+def _from_headings(pdf: PdfSource) -> tuple[list[Entry], str | None]:
+    n = min(pdf.page_count, MAX_SPLIT_PAGES * 5)
+    heads = detect_headings([pdf.layout(p) for p in range(1, n + 1)])
+    if len(heads) < MIN_ENTRIES:
+        return [], f"only {len(heads)} headings found"
+    if len(heads) > 8 * pdf.page_count:
+        return [], f"{len(heads)} heading candidates on {pdf.page_count} pages is not a structure"
+    return [Entry(h.level, h.title, h.page) for h in heads], None
+
+
+# -- leaf splitting -------------------------------------------------------------------------
+
+
+def split_long_leaves(entries: list[Entry], pdf: PdfSource, max_pages: int) -> tuple[list[Entry], dict[str, Any]]:
+    """Give every leaf longer than ``max_pages`` children: the headings inside it, else page groups."""
+    root = build_tree(entries, pdf.page_count, "")
+    info = {"max_leaf_pages": max_pages, "by_headings": 0, "by_pages": 0}
+    budget = MAX_SPLIT_PAGES
+    for node in list(root.walk())[1:]:
+        if node.nodes or node.end_page - node.start_page + 1 <= max_pages:
+            continue
+        span = node.end_page - node.start_page + 1
+        children: list[Node] = []
+        if span <= budget:
+            budget -= span
+            children = _heading_children(node, pdf)
+        if children:
+            info["by_headings"] += 1
+        else:
+            children = _page_group_children(node, max_pages)
+            info["by_pages"] += 1
+        node.nodes = children
+    out: list[Entry] = []
+
+    def visit(node: Node, level: int) -> None:
+        for child in node.nodes:
+            if not (level == 1 and child.title == FRONT_MATTER and not child.nodes):
+                out.append(Entry(level, child.title, child.start_page))
+            visit(child, level + 1)
+
+    visit(root, 1)
+    return out, info
+
+
+def _heading_children(node: Node, pdf: PdfSource) -> list[Node]:
+    layouts = [pdf.layout(p) for p in range(node.start_page, node.end_page + 1)]
+    heads = detect_headings(layouts)
+    own = title_key(node.title)
+    heads = [h for h in heads if not (h.page == node.start_page and own and title_key(h.title) == own)]
+    if not heads:
+        return []
+    top = min(h.level for h in heads)
+    # Headings nest under each other by level; build_tree later recomputes ranges from starts.
+    return _nest([(h.level - top + 1, h.title, h.page) for h in heads])
+
+
+def _nest(items: list[tuple[int, str, int]]) -> list[Node]:
+    root = Node(node_id="", title="", level=0, start_page=1, end_page=1)
+    stack: list[tuple[int, Node]] = [(0, root)]
+    for level, title, page in items:
+        while len(stack) > 1 and stack[-1][0] >= level:
+            stack.pop()
+        child = Node(node_id="", title=title, level=0, start_page=page, end_page=page)
+        stack[-1][1].nodes.append(child)
+        stack.append((level, child))
+    return root.nodes
+
+
+def _page_group_children(node: Node, size: int) -> list[Node]:
+    out = []
+    for start in range(node.start_page, node.end_page + 1, size):
+        end = min(node.end_page, start + size - 1)
+        out.append(Node(node_id="", title=f"{node.title} (pages {start}\u2013{end})", level=0, start_page=start, end_page=end))
+    return out

@@ -1,0 +1,138 @@
+"""Headings from font statistics, for documents without a usable TOC and for splitting long leaves.
+
+A heading is a short line set larger than the body text, or bold at body size
+and standing alone; lines in the top/bottom margins (running headers, folios),
+monospace lines (code) and sentences are excluded. Levels come from numbering
+depth where present, else from the rank of the heading's style (size, weight).
+Pure over PageLayouts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+from parsers.layout import Line, PageLayout
+from parsers.numbering import Numbering, parse_numbering, parse_page_number
+
+_MONO = re.compile(r"mono|courier|consol|typewriter|\btt|cmtt|t1xtt|menlo|inconsolata", re.I)
+_LABEL_ONLY = re.compile(
+    r"^(?:chapter|part|appendix|section|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|\d+|[ivxlcdm]+)$",
+    re.I,
+)
+_LEADERS = re.compile(r"(?:\.\s?){4,}")
+MARGIN = 0.075  # share of page height treated as header/footer band
+
+
+@dataclass
+class Heading:
+    page: int
+    title: str
+    size: float
+    bold: bool
+    y0: float
+    level: int = 1
+    numbering: Numbering | None = None
+
+
+def body_size(layouts: Sequence[PageLayout]) -> float:
+    """The font size most characters are set in."""
+    counts: Counter[float] = Counter()
+    for lay in layouts:
+        for ln in lay.lines:
+            counts[round(ln.size, 1)] += len(ln.text)
+    return counts.most_common(1)[0][0] if counts else 0.0
+
+
+def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float) -> bool:
+    text = ln.text.strip()
+    if not text or len(text) > 120 or len(text.split()) > 16:
+        return False
+    if ln.y1 < lay.height * MARGIN or ln.y0 > lay.height * (1 - MARGIN):
+        return False
+    if not re.search(r"[^\W\d_]{2,}", text) or _LEADERS.search(text):
+        return False
+    if _MONO.search(ln.font or ""):
+        return False
+    if body <= 0 or ln.size <= 0:
+        return False
+    bigger = ln.size >= body + 0.9
+    numbered = parse_numbering(text)
+    if not bigger:
+        if not ln.bold or ln.size < body - 0.6:
+            return False
+        # Bold at body size: only a short line set apart from the text above, not bold words in a paragraph.
+        if (ln.x1 - ln.x0) > 0.75 * lay.width or text.endswith((".", ":", ",", ";")) and numbered is None:
+            return False
+        if gap_above < 0.6 * max(ln.y1 - ln.y0, 1.0):
+            return False
+    if text[-1:] in ",;" or (text.endswith(".") and numbered is None and len(text.split()) > 6):
+        return False
+    return True
+
+
+def detect_headings(layouts: Sequence[PageLayout], body: float | None = None) -> list[Heading]:
+    """Headings in reading order over the given pages, with levels."""
+    if body is None:
+        body = body_size(layouts)
+    found: list[Heading] = []
+    for lay in layouts:
+        prev: Heading | None = None
+        prev_line: Line | None = None
+        last_y1: float | None = None
+        for ln in lay.lines:
+            gap_above = ln.y0 - last_y1 if last_y1 is not None else lay.height
+            last_y1 = ln.y1
+            if not _is_candidate(ln, lay, body, gap_above):
+                prev, prev_line = None, None
+                continue
+            text = " ".join(ln.text.split())
+            if _LABEL_ONLY.match(text) and ln.size < 30:
+                # "CHAPTER" / "ONE" above the real title: a label, not the title.
+                prev, prev_line = None, None
+                continue
+            if (
+                prev is not None and prev_line is not None
+                and abs(prev.size - ln.size) < 0.5 and prev.bold == ln.bold
+                and ln.y0 - prev_line.y1 < 0.8 * max(ln.y1 - ln.y0, 1.0)
+                and parse_numbering(text) is None
+            ):
+                prev.title = f"{prev.title} {text}"  # a heading wrapped onto a second line
+                prev_line = ln
+                continue
+            h = Heading(lay.number, text, round(ln.size, 1), ln.bold, ln.y0, numbering=parse_numbering(text))
+            found.append(h)
+            prev, prev_line = h, ln
+    found = [h for h in found if parse_page_number(h.title) is None]
+    _drop_repeats(found, len(layouts))
+    assign_heading_levels(found)
+    return found
+
+
+def _drop_repeats(found: list[Heading], pages: int) -> None:
+    """Drop titles repeated on many pages (running heads set large, table headers)."""
+    if pages < 4:
+        return
+    counts = Counter(re.sub(r"\d+", "#", h.title.lower()) for h in found)
+    limit = max(3, pages // 4)
+    found[:] = [h for h in found if counts[re.sub(r"\d+", "#", h.title.lower())] < limit]
+
+
+def assign_heading_levels(found: list[Heading]) -> None:
+    """Level 1 for the largest style, then down by size and weight; decimal numbering wins."""
+    styles = sorted({(-h.size, not h.bold) for h in found})
+    rank = {s: i + 1 for i, s in enumerate(styles)}
+    for h in found:
+        n = h.numbering
+        if n is not None and n.kind in ("decimal", "letter") and n.depth >= 1:
+            h.level = n.depth
+        else:
+            h.level = rank[(-h.size, not h.bold)]
+    # Keep levels dense (1, 2, 3...) so the tree has no empty tiers.
+    used = sorted({h.level for h in found})
+    remap = {lv: i + 1 for i, lv in enumerate(used)}
+    for h in found:
+        h.level = remap[h.level]

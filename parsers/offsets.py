@@ -1,0 +1,275 @@
+"""Map printed TOC page numbers to physical pages, and verify every entry.
+
+Evidence, strongest first: the entry's own link (the author's mapping), /PageLabels,
+the folios printed in page headers/footers (read from plain text, which copes with
+roman front matter, restarts and inserted pages), and a dominant offset voted from
+titles found in the body. Each entry's page is then checked: its title must appear
+on the mapped page, else within +-2 pages (corrected), else it is unverifiable.
+All functions are pure over plain data (page texts, labels, entries).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from parsers.numbering import PageNumber, parse_numbering, parse_page_number
+from parsers.toc import TocEntry
+
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+_TITLE_KEY_CHARS = 48
+
+
+def norm_text(text: str) -> str:
+    """Lower-case letters and digits only: robust to line breaks, hyphenation and leaders."""
+    return _NON_ALNUM.sub("", text.casefold())
+
+
+def title_key(title: str) -> str:
+    """What is searched for in the body: the title without numbering, normalized, bounded in length."""
+    num = parse_numbering(title)
+    rest = num.rest if num is not None and num.rest else title
+    return norm_text(rest)[:_TITLE_KEY_CHARS]
+
+
+# -- folios: printed page numbers read off the pages themselves -------------------------
+
+
+def _folio_candidates(text: str) -> set[tuple[str, int]]:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    edge = lines[:3] + lines[-3:]
+    out: set[tuple[str, int]] = set()
+    for ln in edge:
+        toks = ln.split()
+        for tok in {toks[0], toks[-1]}:
+            pn = parse_page_number(tok)
+            if pn is not None and pn.value < 10000:
+                out.add((pn.kind, pn.value))
+    return out
+
+
+def read_folios(texts: Sequence[str]) -> dict[int, PageNumber]:
+    """Physical page (1-based) -> printed number, kept only where a neighbour continues the sequence."""
+    cands = [_folio_candidates(t) for t in texts]
+    out: dict[int, PageNumber] = {}
+    n = len(texts)
+    for i, cs in enumerate(cands):
+        for kind, v in sorted(cs, key=lambda c: c[1]):
+            ok = any(
+                0 <= i + d < n and (kind, v + d) in cands[i + d]
+                for d in (-2, -1, 1, 2)
+            )
+            if ok:
+                out[i + 1] = PageNumber(v, kind)
+                break
+    return out
+
+
+def folio_index(folios: dict[int, PageNumber]) -> dict[tuple[str, int], list[int]]:
+    idx: dict[tuple[str, int], list[int]] = {}
+    for page, pn in sorted(folios.items()):
+        idx.setdefault((pn.kind, pn.value), []).append(page)
+    return idx
+
+
+def label_index(labels: Sequence[str | None]) -> dict[tuple[str, int], list[int]]:
+    """Page labels that are plain numbers, as (kind, value) -> physical pages."""
+    idx: dict[tuple[str, int], list[int]] = {}
+    for i, lab in enumerate(labels):
+        if lab:
+            pn = parse_page_number(lab)
+            if pn is not None:
+                idx.setdefault((pn.kind, pn.value), []).append(i + 1)
+    return idx
+
+
+# -- the dominant offset ------------------------------------------------------------------
+
+
+def vote_offset(pairs: Sequence[tuple[int, int]]) -> int | None:
+    """Most common (physical - printed) among (printed, physical) pairs; ties go to the smaller offset."""
+    counts = Counter(phys - printed for printed, phys in pairs)
+    if not counts:
+        return None
+    best = max(counts.values())
+    return min(o for o, c in counts.items() if c == best)
+
+
+# -- mapping and verification -------------------------------------------------------------
+
+
+@dataclass
+class OffsetResult:
+    page_offset: int | None  # dominant offset, None when a piecewise mapping was needed
+    counts: dict[str, int] = field(default_factory=dict)
+    mapping: list[list[int]] = field(default_factory=list)  # [printed_value, physical] segments where the offset changes
+    method: str = ""
+    decisions: dict[str, Any] = field(default_factory=dict)
+
+
+class _Finder:
+    """Whether a title appears on a page (normalized substring), with cached normalized pages."""
+
+    def __init__(self, texts: Sequence[str]):
+        self.texts = texts
+        self._norm: dict[int, str] = {}
+
+    def page(self, n: int) -> str:
+        if n not in self._norm:
+            self._norm[n] = norm_text(self.texts[n - 1]) if 1 <= n <= len(self.texts) else ""
+        return self._norm[n]
+
+    def on(self, key: str, n: int) -> bool:
+        return bool(key) and key in self.page(n)
+
+    def near(self, key: str, n: int, radius: int = 2) -> int | None:
+        for d in range(1, radius + 1):
+            for m in (n - d, n + d):
+                if self.on(key, m):
+                    return m
+        return None
+
+    def pages_with(self, key: str, lo: int, hi: int) -> list[int]:
+        return [n for n in range(max(1, lo), min(len(self.texts), hi) + 1) if self.on(key, n)]
+
+
+def _lookup(idx: dict[tuple[str, int], list[int]], pn: PageNumber, after: int) -> int | None:
+    pages = idx.get((pn.kind, pn.value))
+    if not pages:
+        return None
+    later = [p for p in pages if p >= after]
+    return later[0] if later else None
+
+
+def map_entries(
+    entries: list[TocEntry],
+    texts: Sequence[str],
+    labels: Sequence[str | None],
+    toc_pages: Sequence[int],
+) -> OffsetResult:
+    """Set ``physical`` and ``status`` on every entry; return the offset decisions."""
+    page_count = len(texts)
+    finder = _Finder(texts)
+    body_start = (max(toc_pages) + 1) if toc_pages else 1
+    lab_idx = label_index(labels)
+    folios = read_folios(texts)
+    fol_idx = folio_index({p: f for p, f in folios.items() if p >= body_start - 1})
+    keys = [title_key(e.title) for e in entries]
+
+    # Dominant offset for arabic numbers: from labels/folios when they exist, else titles in the body.
+    pairs: list[tuple[int, int]] = []
+    for e in entries:
+        if e.page is None or e.page.kind != "arabic":
+            continue
+        for idx in (lab_idx, fol_idx):
+            p = _lookup(idx, e.page, body_start)
+            if p is not None:
+                pairs.append((e.page.value, p))
+                break
+    method = "labels+folios" if pairs else "titles"
+    if not pairs:
+        # Title voting: where does each title appear in the body? Weight by uniqueness.
+        for e, key in zip(entries, keys):
+            if e.page is None or e.page.kind != "arabic" or len(key) < 6:
+                continue
+            for p in finder.pages_with(key, body_start, page_count)[:3]:
+                pairs.append((e.page.value, p))
+    dominant = vote_offset(pairs)
+    if dominant is None:
+        dominant = 0
+
+    counts = Counter()
+    prev = 1  # entries may point before the TOC (a preface); after that, pages never go backwards
+    cur = dominant
+    offsets_used: list[tuple[int, int]] = []  # (printed, physical) of arabic entries
+    for i, (e, key) in enumerate(zip(entries, keys)):
+        cands: list[tuple[str, int]] = []
+        if e.link is not None and e.link >= body_start - 1:
+            cands.append(("link", e.link))
+        if e.page is not None:
+            for name, idx in (("label", lab_idx), ("folio", fol_idx)):
+                p = _lookup(idx, e.page, min(prev, body_start))
+                if p is not None and p >= prev - 2:
+                    cands.append((name, p))
+            if e.page.kind == "arabic":
+                cands.append(("offset", e.page.value + cur))
+        cands = [(n, p) for n, p in cands if max(1, prev) <= p <= page_count]
+        chosen: int | None = None
+        status = "unverifiable"
+        if cands and cands[0][0] == "link":
+            chosen, status = cands[0][1], ("verified" if finder.on(key, cands[0][1]) else "linked")
+        else:
+            for _, p in cands:
+                if finder.on(key, p):
+                    chosen, status = p, "verified"
+                    break
+            if chosen is None and cands:
+                near = finder.near(key, cands[0][1]) if len(key) >= 4 else None
+                if near is not None and near >= prev:
+                    chosen, status = near, "corrected"
+            if chosen is None and e.page is not None and e.page.kind == "arabic" and len(key) >= 6:
+                # Piecewise: the numbering may restart or pages may be inserted. Accept a new offset
+                # only if the title is found there and the next entry agrees with it.
+                found = [p for p in finder.pages_with(key, prev, page_count) if p != (cands[0][1] if cands else -1)]
+                for p in found[:3]:
+                    new = p - e.page.value
+                    if _next_agrees(entries, keys, i, new, finder):
+                        chosen, status, cur = p, "corrected", new
+                        break
+            if chosen is None and cands:
+                chosen = cands[0][1]
+        if chosen is None:
+            # No printed number: place the title by finding it after the previous entry.
+            found = finder.pages_with(key, prev, min(page_count, prev + 40)) if len(key) >= 4 else []
+            chosen, status = (found[0], "located") if found else (prev, "unverifiable")
+        if chosen < prev and status in ("unverifiable", "linked"):
+            chosen = prev  # keep document order when nothing on the page supports going back
+        e.physical = max(1, min(page_count, chosen))
+        e.status = status
+        counts[status] += 1
+        if status != "unverifiable":
+            prev = max(prev, e.physical)
+        if e.page is not None and e.page.kind == "arabic" and status in ("verified", "corrected", "linked"):
+            offsets_used.append((e.page.value, e.physical))
+    segments = _segments(offsets_used)
+    piecewise = len(segments) > 1
+    return OffsetResult(
+        page_offset=None if piecewise else (segments[0][1] - segments[0][0] if segments else dominant),
+        counts={k: counts.get(k, 0) for k in ("verified", "corrected", "linked", "located", "unverifiable")},
+        mapping=[list(s) for s in segments],
+        method=method,
+        decisions={"dominant_offset": dominant, "folio_pages": len(folios), "labels": any(labels)},
+    )
+
+
+def _next_agrees(entries: list[TocEntry], keys: list[str], i: int, offset: int, finder: _Finder) -> bool:
+    for j in range(i + 1, min(len(entries), i + 4)):
+        e = entries[j]
+        if e.page is None or e.page.kind != "arabic" or len(keys[j]) < 4:
+            continue
+        return finder.on(keys[j], e.page.value + offset)
+    return False
+
+
+def _segments(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(printed, physical) at each point where the offset changes for good (two entries in a row)."""
+    out: list[tuple[int, int]] = []
+    last = None
+    pending: tuple[int, int] | None = None
+    for printed, phys in pairs:
+        off = phys - printed
+        if last is None:
+            out.append((printed, phys))
+            last = off
+        elif off != last:
+            if pending is not None and pending[1] - pending[0] == off:
+                out.append(pending)
+                last = off
+                pending = None
+            else:
+                pending = (printed, phys)
+        else:
+            pending = None
+    return out

@@ -1,0 +1,359 @@
+"""Printed table of contents: find its pages, read its entries and their hierarchy.
+
+Works on positioned lines (parsers.layout), so born-digital and OCR pages are
+treated alike. Pages are screened cheaply on plain text first; only candidate
+pages get a positioned layout. Entries keep the printed page token; mapping it
+to a physical page is parsers.offsets' job.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from parsers.layout import Line, PageLayout
+from parsers.numbering import Numbering, PageNumber, parse_numbering, parse_page_number
+
+# "Contents" headings in a few languages and casings; "Index of Sections" as in the issue.
+_HEADING_RE = re.compile(
+    r"^\s*(?:table\s+of\s+contents?|contents|index\s+of\s+sections|short\s+contents|brief\s+contents|"
+    r"inhaltsverzeichnis|inhalt|table\s+des\s+mati[eè]res|sommaire|[íi]ndice(?:\s+general)?|contenido|"
+    r"indice|sumario|sommario|inhoud|inhoudsopgave|spis\s+tre[sś]ci|содержание|оглавление|目次|目录)\s*:?\s*$",
+    re.I,
+)
+# Lists that look like a TOC but are not one.
+_NOT_TOC_RE = re.compile(r"^\s*(?:list\s+of\s+(?:figures|tables|illustrations|listings|examples)|index|glossary)\s*$", re.I)
+_LEADER_RE = re.compile(r"(?:\s*[.\u00b7\u2024\u2026_\u2022]\s*){3,}\s*$|\s*\u2026+\s*$")
+_LEADER_ANY = re.compile(r"(?:[.\u00b7\u2024_]\s?){4,}|\u2026")
+_TRAIL_RE = re.compile(r"^(?P<title>.*?\S)[\s.\u00b7\u2024\u2026_]*?\s+(?P<page>\d{1,5}|[ivxlcdmIVXLCDM]{1,8})\s*$")
+_TRAIL_DOTTED_RE = re.compile(r"^(?P<title>.*?\S)\s*(?:[.\u00b7\u2024_]\s?){2,}\s*(?P<page>\d{1,5}|[ivxlcdmIVXLCDM]{1,8})\s*$")
+
+
+@dataclass(frozen=True)
+class TocLine:
+    """A TOC line split into title and printed page (``page`` None when the line has no number)."""
+
+    title: str
+    page: PageNumber | None
+    leader: bool
+
+
+def parse_toc_line(text: str) -> TocLine | None:
+    """Split "1.2 Foo . . . . 17" / "Foo 17" / "Foo ... xiv" into title and page number.
+
+    Returns None for text with no letters in the title part (numeric table rows, bare numbers).
+    """
+    t = " ".join(text.split())
+    if not t:
+        return None
+    m = _TRAIL_DOTTED_RE.match(t) or _TRAIL_RE.match(t)
+    page: PageNumber | None = None
+    title = t
+    leader = False
+    if m:
+        cand = parse_page_number(m.group("page"))
+        head = m.group("title")
+        if cand is not None and not (cand.kind == "roman" and head.endswith(("Part", "Appendix", "Chapter"))):
+            page = cand
+            leader = bool(_LEADER_ANY.search(t[: m.start("page")] + " ")) or t[: m.start("page")].rstrip().endswith("..")
+            title = head
+    title = _LEADER_RE.sub("", title).strip(" .\u00b7\u2024\u2026_\t")
+    if not re.search(r"[^\W\d_]", title):
+        return None
+    return TocLine(title, page, leader)
+
+
+@dataclass
+class TocEntry:
+    title: str
+    page: PageNumber | None
+    level: int
+    numbering: Numbering | None
+    toc_page: int  # physical page the entry was printed on
+    x0: float = 0.0
+    size: float = 0.0
+    bold: bool = False
+    link: int | None = None  # target of a link annotation on the entry's line, if any
+    physical: int | None = None  # filled by parsers.offsets
+    status: str = ""  # verified | corrected | linked | unverifiable (parsers.offsets)
+    extra: dict = field(default_factory=dict)
+
+
+# -- page screening ------------------------------------------------------------------
+
+_NUMBER_LINE = re.compile(r"^\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*$", re.I)
+
+
+def is_heading(text: str) -> bool:
+    return bool(_HEADING_RE.match(text))
+
+
+def screen_page(text: str) -> tuple[bool, int]:
+    """Cheap test on plain text: (has a contents heading near the top, number of leader runs)."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    heading = any(_HEADING_RE.match(ln) for ln in lines[:8])
+    leaders = len(_LEADER_ANY.findall(text))
+    return heading, leaders
+
+
+# -- reading entries from a page's lines ------------------------------------------------
+
+
+def _split_columns(line: Line) -> list[Line]:
+    """Split a merged visual line at a wide gap that follows a page number (multi-column TOCs)."""
+    words = line.words
+    if len(words) < 4:
+        return [line]
+    cuts = []
+    for i in range(1, len(words)):
+        gap = words[i].x0 - words[i - 1].x1
+        if gap > 36 and parse_page_number(words[i - 1].text) is not None and re.search(r"[^\W\d_]", words[i].text):
+            cuts.append(i)
+    if not cuts:
+        return [line]
+    out = []
+    bounds = [0] + cuts + [len(words)]
+    for a, b in zip(bounds, bounds[1:]):
+        ws = words[a:b]
+        out.append(Line(" ".join(w.text for w in ws), ws[0].x0, line.y0, ws[-1].x1, line.y1, line.size, line.bold, line.font, list(ws)))
+    return out
+
+
+def _header_footer_keys(pages: Sequence[PageLayout]) -> set[str]:
+    """Normalized first/last lines that repeat across pages (running headers and footers)."""
+    counts: Counter[str] = Counter()
+    for page in pages:
+        edge = page.lines[:2] + page.lines[-2:]
+        for line in {id(x): x for x in edge}.values():
+            counts[_edge_key(line.text)] += 1
+    return {k for k, c in counts.items() if c >= 2 and k}
+
+
+def _edge_key(text: str) -> str:
+    return re.sub(r"\d+|\b[ivxlcdm]+\b", "#", text.lower()).strip()
+
+
+@dataclass
+class _Raw:
+    line: Line
+    parsed: TocLine
+    page: int
+
+
+def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first: bool = False) -> list[_Raw]:
+    """Candidate TOC lines of one page, multi-line titles joined; running headers/footers dropped."""
+    lines = [ln for ln in page.lines if ln.text.strip()]
+    start = 0
+    if first:
+        for i, ln in enumerate(lines[:10]):
+            if _HEADING_RE.match(ln.text):
+                start = i + 1
+                break
+    body: list[Line] = []
+    for i, ln in enumerate(lines[start:], start):
+        margin = ln.y1 < page.height * 0.09 or ln.y0 > page.height * 0.92
+        if skip_keys and margin and _edge_key(ln.text) in skip_keys:
+            continue
+        if _NUMBER_LINE.match(ln.text) and margin:
+            continue  # folio
+        if (i == 0 or i == len(lines) - 1) and margin and not _LEADER_ANY.search(ln.text) and first is False and _looks_like_running(ln, page):
+            continue
+        body.extend(_split_columns(ln))
+    out: list[_Raw] = []
+    pending: Line | None = None
+    for ln in body:
+        parsed = parse_toc_line(ln.text)
+        if parsed is None:
+            pending = None
+            continue
+        if parsed.page is None:
+            if pending is not None and _continues(pending, ln):
+                pending = _join(pending, ln)
+            else:
+                if pending is not None:
+                    out.append(_Raw(pending, parse_toc_line(pending.text) or TocLine(pending.text, None, False), page.number))
+                pending = ln
+            continue
+        if pending is not None:
+            if _continues(pending, ln) and parse_numbering(ln.text) is None:
+                ln = _join(pending, ln)
+                parsed = parse_toc_line(ln.text) or parsed
+            else:
+                out.append(_Raw(pending, parse_toc_line(pending.text) or TocLine(pending.text, None, False), page.number))
+            pending = None
+        out.append(_Raw(ln, parsed, page.number))
+    if pending is not None:
+        out.append(_Raw(pending, parse_toc_line(pending.text) or TocLine(pending.text, None, False), page.number))
+    return out
+
+
+def _looks_like_running(line: Line, page: PageLayout) -> bool:
+    words = line.text.split()
+    return bool(words) and (parse_page_number(words[0]) is not None or parse_page_number(words[-1]) is not None) and len(words) <= 12
+
+
+def _continues(prev: Line, nxt: Line) -> bool:
+    """Whether ``nxt`` is the wrapped second line of ``prev``'s title."""
+    gap = nxt.y0 - prev.y1
+    height = max(prev.y1 - prev.y0, 1.0)
+    return gap < 0.8 * height and nxt.x0 >= prev.x0 - 2 and abs((nxt.size or 0) - (prev.size or 0)) < 1.5
+
+
+def _join(a: Line, b: Line) -> Line:
+    return Line(f"{a.text} {b.text}", min(a.x0, b.x0), a.y0, max(a.x1, b.x1), b.y1, a.size, a.bold, a.font, a.words + b.words)
+
+
+def _right_edge(raws: list[_Raw]) -> float | None:
+    """The common right edge of page numbers (rounded mode of line x1 among numbered lines)."""
+    xs = Counter(round(r.line.x1 / 3) for r in raws if r.parsed.page is not None)
+    if not xs:
+        return None
+    return xs.most_common(1)[0][0] * 3.0
+
+
+def credible_entries(raws: list[_Raw]) -> list[_Raw]:
+    """Keep numbered lines that are dotted or right-aligned with the others; unnumbered ones only if they look like entries."""
+    if not raws:
+        return []
+    edge = _right_edge(raws)
+    keep: list[_Raw] = []
+    for r in raws:
+        p = r.parsed
+        if p.page is not None:
+            aligned = edge is not None and abs(r.line.x1 - edge) <= 6
+            if p.leader or aligned:
+                keep.append(r)
+        elif parse_numbering(p.title) is not None or r.line.bold:
+            keep.append(r)
+    return keep
+
+
+def page_is_toc(raws: list[_Raw], line_count: int) -> bool:
+    """Enough of the page is TOC entries with page numbers to trust it."""
+    numbered = sum(1 for r in raws if r.parsed.page is not None)
+    return numbered >= 3 and numbered >= 0.35 * max(line_count, 1)
+
+
+# -- the whole TOC -------------------------------------------------------------------------
+
+
+@dataclass
+class TocResult:
+    entries: list[TocEntry]
+    pages: list[int]
+    reason: str | None = None  # why no TOC was found
+
+
+def find_toc(
+    page_count: int,
+    text: Callable[[int], str],
+    layout: Callable[[int], PageLayout],
+    scan_pages: int = 40,
+) -> TocResult:
+    """Locate the printed TOC among the first pages and read its entries.
+
+    ``text(n)`` is cheap plain text; ``layout(n)`` is only called for candidate pages.
+    """
+    limit = min(page_count, scan_pages)
+    start = None
+    for n in range(1, limit + 1):
+        heading, leaders = screen_page(text(n))
+        if heading or leaders >= 6:
+            lay = layout(n)
+            if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]) and not heading:
+                continue
+            raws = credible_entries(read_page_entries(lay, first=heading))
+            if page_is_toc(raws, len(lay.lines)):
+                start = n
+                break
+    if start is None:
+        return TocResult([], [], "no printed table of contents among the first pages")
+    pages = [start]
+    n = start + 1
+    while n <= page_count:
+        if _toc_page(layout(n)):
+            pages.append(n)
+            n += 1
+            continue
+        # A short contents listing may be followed, after a blank page or two, by the full one.
+        again = next((m for m in range(n + 1, min(page_count, n + 3) + 1)
+                      if screen_page(text(m))[0] and _toc_page(layout(m))), None)
+        if again is None:
+            break
+        pages.append(again)
+        n = again + 1
+    layouts = [layout(p) for p in pages]
+    keys = _header_footer_keys(layouts) if len(layouts) > 1 else set()
+    blocks: list[list[_Raw]] = []
+    for lay in layouts:
+        heading = any(_HEADING_RE.match(ln.text) for ln in lay.lines[:8])
+        if heading and blocks and blocks[-1]:
+            # A new contents listing starts (e.g. "Short Contents" then "Table of Contents"):
+            # keep the longer one, since the full listing repeats the short one.
+            blocks.append([])
+        elif not blocks:
+            blocks.append([])
+        blocks[-1].extend(credible_entries(read_page_entries(lay, keys, first=heading)))
+    raws = max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None))
+    entries = [_to_entry(r, layouts) for r in raws]
+    assign_levels(entries)
+    return TocResult(entries, pages, None if entries else "contents pages found but no entries read")
+
+
+def _toc_page(lay: PageLayout) -> bool:
+    if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]):
+        return False
+    heading = any(_HEADING_RE.match(ln.text) for ln in lay.lines[:8])
+    return page_is_toc(credible_entries(read_page_entries(lay, first=heading)), len(lay.lines))
+
+
+def _to_entry(r: _Raw, layouts: list[PageLayout]) -> TocEntry:
+    title = r.parsed.title
+    link = None
+    for lay in layouts:
+        if lay.number == r.page:
+            mid = (r.line.y0 + r.line.y1) / 2
+            for y0, y1, target in lay.links:
+                if y0 - 1 <= mid <= y1 + 1:
+                    link = target
+                    break
+    return TocEntry(title=title, page=r.parsed.page, level=1, numbering=parse_numbering(title), toc_page=r.page,
+                    x0=r.line.x0, size=r.line.size, bold=r.line.bold, link=link)
+
+
+def assign_levels(entries: list[TocEntry]) -> None:
+    """Levels from numbering depth where present, else from the entry's style (indent, size, weight).
+
+    Styles are ranked by indent, then larger size, then bold; numbered entries teach which
+    style corresponds to which level so unnumbered siblings ("Index", "Preface") land right.
+    """
+    if not entries:
+        return
+    xs = sorted({round(e.x0) for e in entries})
+    clusters: list[float] = []
+    for x in xs:
+        if not clusters or x - clusters[-1] > 4:
+            clusters.append(x)
+
+    def indent(e: TocEntry) -> int:
+        return min(range(len(clusters)), key=lambda i: abs(clusters[i] - e.x0))
+
+    styles = sorted({(indent(e), -round(e.size), not e.bold) for e in entries})
+    rank = {s: i + 1 for i, s in enumerate(styles)}
+    learned: dict[tuple, Counter] = {}
+    has_part = any(e.numbering and e.numbering.kind in ("part", "roman") for e in entries)
+    for e in entries:
+        s = (indent(e), -round(e.size), not e.bold)
+        if e.numbering is not None:
+            lvl = e.numbering.depth + (1 if has_part and e.numbering.kind not in ("part", "roman") else 0)
+            learned.setdefault(s, Counter())[lvl] += 1
+    for e in entries:
+        s = (indent(e), -round(e.size), not e.bold)
+        if e.numbering is not None:
+            e.level = e.numbering.depth + (1 if has_part and e.numbering.kind not in ("part", "roman") else 0)
+        elif s in learned:
+            e.level = learned[s].most_common(1)[0][0]
+        else:
+            e.level = rank[s]
