@@ -88,6 +88,7 @@ class OpenAIProvider:
                                          "json_schema": {"name": "answer", "schema": json_schema, "strict": True}}
 
         def attempt() -> Any:
+            self.breaker.check()  # also between retries: other callers may have found the model down meanwhile
             try:
                 return self.client.chat.completions.create(**kwargs)
             except openai.RateLimitError as exc:
