@@ -193,6 +193,8 @@ def refresh_latest_source(store: Store, item: PlanItem, version: str, sha: str) 
     extra = {k: v for k, v in latest.items() if k not in ("version", "published_at", "removed_from_source")}
     extra["source"] = {"uri": item.obj.uri, "etag": item.obj.etag, "bytes": item.obj.size, "sha256": sha}
     extra["fingerprint"] = manifest.get("pipeline", {}).get("fingerprint", extra.get("fingerprint"))
+    if latest.get("removed_from_source"):
+        extra["removed_from_source"] = None  # explicit: _move_latest skips records that add nothing new
     store._move_latest(item.doc_id, {"version": version, "published_at": latest.get("published_at"), **extra})
 
 
@@ -340,6 +342,7 @@ def run_ingest(
     max_in_flight: int | None = None,
     tombstone_removed: bool = False,
     retry_base: float = 2.0,
+    source_max_attempts: int = 5,
 ) -> RunReport:
     """The body shared by the flows below: discover, plan per chunk, index+publish each, report."""
     logger = get_run_logger()
@@ -347,7 +350,7 @@ def run_ingest(
     fingerprint = pipeline.fingerprint()
     report = RunReport(run_id=run_id or new_run_id(), flow=flow_name, source=source, store=store,
                        fingerprint=fingerprint, started_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
-    spec = source_spec(source, include, exclude, endpoint_url)
+    spec = source_spec(source, include, exclude, endpoint_url, source_max_attempts)
     src = None
     if objects is None:
         src = open_spec(spec, check=True)  # a missing bucket or folder fails here, before any work
@@ -392,12 +395,20 @@ def ingest(
     doc_timeout: float | None = DEFAULT_DOC_TIMEOUT,
     tombstone_removed: bool = False,
     retry_base_seconds: float = 2.0,
+    source_max_attempts: int = 5,
 ) -> dict[str, Any]:
-    """Index every new or changed PDF under ``source`` (folder or s3://bucket/prefix) into ``store``."""
+    """Index every new or changed PDF under ``source`` (folder or s3://bucket/prefix) into ``store``.
+
+    ``endpoint_url``/``store_endpoint_url``: S3-compatible servers (default: the AWS chain, AWS_ENDPOINT_URL);
+    ``max_size``: objects larger than this many bytes are skipped and reported; ``chunk_size``: objects
+    planned per step (bounds memory); ``doc_timeout``: seconds per document; ``tombstone_removed``: mark
+    documents that disappeared from the source in their latest.json (never deleted);
+    ``retry_base_seconds``: first backoff of task retries; ``source_max_attempts``: the S3 client's own attempts.
+    """
     return run_ingest(source, store, settings, flow_name="ingest", include=include, exclude=exclude,
                       endpoint_url=endpoint_url, store_endpoint=store_endpoint_url, max_size=max_size,
                       chunk_size=chunk_size, doc_timeout=doc_timeout, tombstone_removed=tombstone_removed,
-                      retry_base=retry_base_seconds).to_dict()
+                      retry_base=retry_base_seconds, source_max_attempts=source_max_attempts).to_dict()
 
 
 @flow(name="index-files")

@@ -133,7 +133,7 @@ class S3Source:
         from botocore.exceptions import BotoCoreError, ClientError
 
         fd, name = tempfile.mkstemp(prefix="pagetree-", suffix=".pdf", dir=dest_dir or None)
-        written = 0
+        written, expected = 0, -1
         try:
             with os.fdopen(fd, "wb") as out:
                 try:
@@ -147,7 +147,8 @@ class S3Source:
                     raise _classify(exc, obj) from exc
                 except (BotoCoreError, OSError) as exc:
                     # IncompleteRead, connection reset, read timeout: the body did not arrive whole.
-                    raise TransientObjectError(f"{obj.key}: download interrupted after {written} bytes: {exc}") from exc
+                    kind = "truncated" if 0 <= written < expected else "transient"
+                    raise TransientObjectError(f"{obj.key}: download interrupted after {written} bytes: {exc}", kind=kind) from exc
             if written != expected or written != obj.size:
                 raise TransientObjectError(
                     f"{obj.key}: truncated download ({written} bytes received, {expected} announced, {obj.size} listed)",

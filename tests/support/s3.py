@@ -27,8 +27,11 @@ CREDENTIALS = {
 
 def start_moto() -> tuple[Any, str]:
     """Start moto on a free port; return (server, endpoint URL)."""
+    import logging
+
     from moto.server import ThreadedMotoServer
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one line per request drowns the test output
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     host, port = server.get_host_and_port()
@@ -76,7 +79,11 @@ def new_bucket(s3_client: Any, stem: str = "b") -> str:
 
 @dataclass
 class Fault:
-    """Answer ``action`` ('503' | '403' | 'truncate') to ``times`` requests whose path contains ``match``."""
+    """Answer ``action`` to ``times`` requests whose path contains ``match``.
+
+    '503' SlowDown, '403' AccessDenied, 'truncate' (half the body, then hang up),
+    'delete' (delete the object upstream, then forward: a key removed between listing and download).
+    """
 
     match: str
     action: str
@@ -92,6 +99,7 @@ class FaultProxy:
     lock: threading.Lock = field(default_factory=threading.Lock)
     requests: int = 0
     url: str = ""
+    log: list[str] = field(default_factory=list)  # "METHOD path" of every request, in arrival order
 
     def add(self, match: str, action: str, times: int = 1_000_000, method: str = "GET") -> Fault:
         fault = Fault(match, action, times, method)
@@ -102,6 +110,7 @@ class FaultProxy:
     def take(self, method: str, path: str) -> str | None:
         with self.lock:
             self.requests += 1
+            self.log.append(f"{method} {path}")
             for fault in self.faults:
                 if fault.method == method and fault.match in path and fault.hits < fault.times:
                     fault.hits += 1
@@ -139,8 +148,13 @@ def _handler(proxy: FaultProxy) -> type[BaseHTTPRequestHandler]:
                 if self.command != "HEAD":
                     self.wfile.write(payload)
                 return
-            conn = http.client.HTTPConnection(host, int(port), timeout=30)
             headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "content-length")}
+            if action == "delete":
+                conn = http.client.HTTPConnection(host, int(port), timeout=30)
+                conn.request("DELETE", self.path.split("?")[0], headers=headers)
+                conn.getresponse().read()
+                conn.close()
+            conn = http.client.HTTPConnection(host, int(port), timeout=30)
             if body is not None:
                 headers["Content-Length"] = str(len(body))
             conn.request(self.command, self.path, body=body, headers=headers)
