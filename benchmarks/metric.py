@@ -176,10 +176,15 @@ def truth_from_pdf(path: str | Path) -> list[Triple]:
         return [(int(lv), str(t), int(p)) for lv, t, p in doc.get_toc(simple=True) if 1 <= int(p) <= doc.page_count]
 
 
-def predictions_from_tree(tree: Any) -> list[Triple]:
+SYNTHETIC_KINDS = ("front_matter", "page_group")  # node["kind"] of nodes the indexer made up (parsers.ranges)
+
+
+def predictions_from_tree(tree: Any, synthetic: bool = True) -> list[Triple]:
     """Every node below the root as (level, title, start_page), in pre-order.
 
     Accepts an ``index_store.model.Tree``, a tree.json dict, or a path to tree.json.
+    ``synthetic=False`` leaves out nodes whose ``kind`` marks them as made up by the
+    indexer (front matter, page-group splits): the README metric counts them (the default).
     """
     if isinstance(tree, (str, Path)):
         tree = json.loads(Path(tree).read_text())
@@ -192,7 +197,9 @@ def predictions_from_tree(tree: Any) -> list[Triple]:
     stack = list(reversed(get(root, "nodes")))
     while stack:
         node = stack.pop()
-        out.append((int(get(node, "level")), str(get(node, "title")), int(get(node, "start_page"))))
+        kind = node.get("kind") if isinstance(node, dict) else getattr(node, "extra", {}).get("kind")
+        if synthetic or kind not in SYNTHETIC_KINDS:
+            out.append((int(get(node, "level")), str(get(node, "title")), int(get(node, "start_page"))))
         stack.extend(reversed(get(node, "nodes")))
     return out
 

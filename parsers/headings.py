@@ -47,7 +47,7 @@ def body_size(layouts: Sequence[PageLayout]) -> float:
     return counts.most_common(1)[0][0] if counts else 0.0
 
 
-def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float) -> bool:
+def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, strong_only: bool = False) -> bool:
     text = ln.text.strip()
     if not text or len(text) > 120 or len(text.split()) > 16:
         return False
@@ -62,6 +62,8 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float) -> b
     bigger = ln.size >= body + 0.9
     numbered = parse_numbering(text)
     if not bigger:
+        if strong_only and numbered is None:
+            return False
         if not ln.bold or ln.size < body - 0.6:
             return False
         # Bold at body size: only a short line set apart from the text above, not bold words in a paragraph.
@@ -74,8 +76,12 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float) -> b
     return True
 
 
-def detect_headings(layouts: Sequence[PageLayout], body: float | None = None) -> list[Heading]:
-    """Headings in reading order over the given pages, with levels."""
+def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, strong_only: bool = False) -> list[Heading]:
+    """Headings in reading order over the given pages, with levels.
+
+    ``strong_only`` keeps only headings set larger than the body or numbered (used when
+    splitting a section, where bold run-in labels would add noise rather than structure).
+    """
     if body is None:
         body = body_size(layouts)
     found: list[Heading] = []
@@ -86,7 +92,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None) ->
         for ln in lay.lines:
             gap_above = ln.y0 - last_y1 if last_y1 is not None else lay.height
             last_y1 = ln.y1
-            if not _is_candidate(ln, lay, body, gap_above):
+            if not _is_candidate(ln, lay, body, gap_above, strong_only):
                 prev, prev_line = None, None
                 continue
             text = " ".join(ln.text.split())

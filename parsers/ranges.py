@@ -13,11 +13,22 @@ from index_store.model import Node, number_tree
 
 @dataclass(frozen=True)
 class Entry:
-    """One outline entry: ``level`` >= 1, ``page`` 1-based physical."""
+    """One outline entry: ``level`` >= 1, ``page`` 1-based physical.
+
+    ``kind`` marks nodes the indexer made up rather than read from the document
+    ("page_group" for size splits); it is stored as the node's ``kind`` in tree.json.
+    """
 
     level: int
     title: str
     page: int
+    kind: str = ""
+
+
+# Node kinds stored in tree.json (node["kind"]) for nodes that are not sections of the document.
+KIND_FRONT_MATTER = "front_matter"
+KIND_PAGE_GROUP = "page_group"
+SYNTHETIC_KINDS = (KIND_FRONT_MATTER, KIND_PAGE_GROUP)
 
 
 FRONT_MATTER = "Front matter"
@@ -27,16 +38,18 @@ def build_tree(entries: list[Entry], page_count: int, title: str) -> Node:
     """Nest entries by level, compute inclusive page ranges, add front matter."""
     root = Node(node_id="0000", title=title, level=0, start_page=1, end_page=page_count)
     clean = [
-        Entry(max(1, e.level), " ".join(e.title.split()) or "(untitled)", min(max(1, e.page), page_count))
+        Entry(max(1, e.level), " ".join(e.title.split()) or "(untitled)", min(max(1, e.page), page_count), e.kind)
         for e in entries
     ]
     if clean and clean[0].page > 1:
-        root.nodes.append(Node(node_id="", title=FRONT_MATTER, level=1, start_page=1, end_page=clean[0].page - 1))
+        root.nodes.append(Node(node_id="", title=FRONT_MATTER, level=1, start_page=1, end_page=clean[0].page - 1,
+                               extra={"kind": KIND_FRONT_MATTER}))
     stack: list[tuple[int, Node]] = [(0, root)]
     for entry in clean:
         while len(stack) > 1 and stack[-1][0] >= entry.level:
             stack.pop()
-        node = Node(node_id="", title=entry.title, level=0, start_page=entry.page, end_page=entry.page)
+        node = Node(node_id="", title=entry.title, level=0, start_page=entry.page, end_page=entry.page,
+                    extra={"kind": entry.kind} if entry.kind else {})
         stack[-1][1].nodes.append(node)
         stack.append((entry.level, node))
     _close_ranges(root, page_count)
@@ -55,7 +68,7 @@ def _close_ranges(parent: Node, parent_end: int) -> None:
 def page_groups(page_count: int, title: str, group: int = 10) -> Node:
     """Last-resort structure: consecutive groups of ``group`` pages."""
     entries = [
-        Entry(1, f"Pages {start}\u2013{min(page_count, start + group - 1)}" if group > 1 else f"Page {start}", start)
+        Entry(1, f"Pages {start}\u2013{min(page_count, start + group - 1)}" if group > 1 else f"Page {start}", start, KIND_PAGE_GROUP)
         for start in range(1, page_count + 1, group)
     ]
     return build_tree(entries, page_count, title)

@@ -15,7 +15,7 @@ from parsers.bookmarks import read_bookmarks
 from parsers.headings import detect_headings
 from parsers.offsets import map_entries, title_key
 from parsers.pdf import PdfSource
-from parsers.ranges import FRONT_MATTER, Entry, build_tree
+from parsers.ranges import KIND_FRONT_MATTER, KIND_PAGE_GROUP, Entry, build_tree
 from parsers.toc import find_toc
 
 # A hook for a model-backed fallback, called only when no deterministic method
@@ -41,7 +41,9 @@ def recover_structure(pdf: PdfSource, llm_hook: LlmStructureHook | None = None, 
     result = _chain(pdf, llm_hook)
     if result.entries and max_leaf_pages > 0:
         try:
-            result.entries, info = split_long_leaves(result.entries, pdf, max_leaf_pages)
+            # The author's outline already chose its granularity: only page groups are added to it.
+            by_headings = result.source != "bookmarks"
+            result.entries, info = split_long_leaves(result.entries, pdf, max_leaf_pages, by_headings)
             result.decisions["split"] = info
         except Exception as exc:  # splitting is an refinement: a failure keeps the unsplit tree
             result.decisions["split"] = {"error": f"{type(exc).__name__}: {exc}"}
@@ -123,8 +125,13 @@ def _from_headings(pdf: PdfSource) -> tuple[list[Entry], str | None]:
 # -- leaf splitting -------------------------------------------------------------------------
 
 
-def split_long_leaves(entries: list[Entry], pdf: PdfSource, max_pages: int) -> tuple[list[Entry], dict[str, Any]]:
-    """Give every leaf longer than ``max_pages`` children: the headings inside it, else page groups."""
+def split_long_leaves(
+    entries: list[Entry], pdf: PdfSource, max_pages: int, by_headings: bool = True
+) -> tuple[list[Entry], dict[str, Any]]:
+    """Give every leaf longer than ``max_pages`` children: the headings inside it, else page groups.
+
+    The synthetic front-matter node (title page, TOC) is split by page groups only.
+    """
     root = build_tree(entries, pdf.page_count, "")
     info = {"max_leaf_pages": max_pages, "by_headings": 0, "by_pages": 0}
     budget = MAX_SPLIT_PAGES
@@ -133,9 +140,9 @@ def split_long_leaves(entries: list[Entry], pdf: PdfSource, max_pages: int) -> t
             continue
         span = node.end_page - node.start_page + 1
         children: list[Node] = []
-        if span <= budget:
+        if by_headings and span <= budget and node.extra.get("kind") != KIND_FRONT_MATTER:
             budget -= span
-            children = _heading_children(node, pdf)
+            children = _heading_children(node, pdf, max_pages)
         if children:
             info["by_headings"] += 1
         else:
@@ -146,24 +153,45 @@ def split_long_leaves(entries: list[Entry], pdf: PdfSource, max_pages: int) -> t
 
     def visit(node: Node, level: int) -> None:
         for child in node.nodes:
-            if not (level == 1 and child.title == FRONT_MATTER and not child.nodes):
-                out.append(Entry(level, child.title, child.start_page))
+            if not (level == 1 and child.extra.get("kind") == KIND_FRONT_MATTER and not child.nodes):
+                out.append(Entry(level, child.title, child.start_page, str(child.extra.get("kind", ""))))
             visit(child, level + 1)
 
     visit(root, 1)
     return out, info
 
 
-def _heading_children(node: Node, pdf: PdfSource) -> list[Node]:
+def _heading_children(node: Node, pdf: PdfSource, max_pages: int) -> list[Node]:
+    """The headings inside ``node`` as a subtree, kept only as deep as needed to get leaves under ``max_pages``."""
     layouts = [pdf.layout(p) for p in range(node.start_page, node.end_page + 1)]
-    heads = detect_headings(layouts)
+    heads = detect_headings(layouts, strong_only=True)
     own = title_key(node.title)
     heads = [h for h in heads if not (h.page == node.start_page and own and title_key(h.title) == own)]
     if not heads:
         return []
     top = min(h.level for h in heads)
-    # Headings nest under each other by level; build_tree later recomputes ranges from starts.
-    return _nest([(h.level - top + 1, h.title, h.page) for h in heads])
+    children = _nest([(h.level - top + 1, h.title, h.page) for h in heads])
+    holder = Node(node_id="", title="", level=0, start_page=node.start_page, end_page=node.end_page, nodes=children)
+    _ranges(holder)
+    for child in children:
+        _prune(child, max_pages)
+    return children
+
+
+def _ranges(parent: Node) -> None:
+    kids = parent.nodes
+    for i, child in enumerate(kids):
+        nxt = kids[i + 1].start_page if i + 1 < len(kids) else parent.end_page + 1
+        child.end_page = max(child.start_page, min(parent.end_page, nxt - 1))
+        _ranges(child)
+
+
+def _prune(node: Node, max_pages: int) -> None:
+    """Drop sub-headings of sections that are already small enough: split only as far as needed."""
+    if node.end_page - node.start_page + 1 <= max_pages:
+        node.nodes = []
+    for child in node.nodes:
+        _prune(child, max_pages)
 
 
 def _nest(items: list[tuple[int, str, int]]) -> list[Node]:
@@ -182,5 +210,6 @@ def _page_group_children(node: Node, size: int) -> list[Node]:
     out = []
     for start in range(node.start_page, node.end_page + 1, size):
         end = min(node.end_page, start + size - 1)
-        out.append(Node(node_id="", title=f"{node.title} (pages {start}\u2013{end})", level=0, start_page=start, end_page=end))
+        out.append(Node(node_id="", title=f"{node.title} (pages {start}\u2013{end})", level=0, start_page=start, end_page=end,
+                        extra={"kind": KIND_PAGE_GROUP}))
     return out

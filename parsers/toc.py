@@ -31,6 +31,9 @@ _TRAIL_RE = re.compile(r"^(?P<title>.*?\S)[\s.\u00b7\u2024\u2026_]*?\s+(?P<page>
 _TRAIL_DOTTED_RE = re.compile(r"^(?P<title>.*?\S)\s*(?:[.\u00b7\u2024_]\s?){2,}\s*(?P<page>\d{1,5}|[ivxlcdmIVXLCDM]{1,8})\s*$")
 
 
+_NUMBERED_WORDS = {"part", "appendix", "chapter", "item", "section", "book", "volume", "annex", "teil", "kapitel"}
+
+
 @dataclass(frozen=True)
 class TocLine:
     """A TOC line split into title and printed page (``page`` None when the line has no number)."""
@@ -55,11 +58,11 @@ def parse_toc_line(text: str) -> TocLine | None:
     if m:
         cand = parse_page_number(m.group("page"))
         head = m.group("title")
-        if cand is not None and not (cand.kind == "roman" and head.endswith(("Part", "Appendix", "Chapter"))):
+        if cand is not None and not (cand.kind == "roman" and head.split()[-1].lower() in _NUMBERED_WORDS):
             page = cand
             leader = bool(_LEADER_ANY.search(t[: m.start("page")] + " ")) or t[: m.start("page")].rstrip().endswith("..")
             title = head
-    title = _LEADER_RE.sub("", title).strip(" .\u00b7\u2024\u2026_\t")
+    title = _PAGE_SUFFIX.sub("", _LEADER_RE.sub("", title)).strip(" .\u00b7\u2024\u2026_\t")
     if not re.search(r"[^\W\d_]", title):
         return None
     return TocLine(title, page, leader)
@@ -143,14 +146,19 @@ class _Raw:
 
 
 def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first: bool = False) -> list[_Raw]:
-    """Candidate TOC lines of one page, multi-line titles joined; running headers/footers dropped."""
+    """Candidate TOC lines of one page, multi-line titles joined; running headers/footers dropped.
+
+    A trailing number counts as a page number only on a dotted line or when it sits on the
+    common right edge of the page's numbers; otherwise (a year ending a wrapped title) the
+    line is text and may join the next one.
+    """
     lines = [ln for ln in page.lines if ln.text.strip()]
     start = 0
     if first:
+        # The last "Contents" line among the first ones: a running "Table of Contents" link may come first.
         for i, ln in enumerate(lines[:10]):
             if _HEADING_RE.match(ln.text):
                 start = i + 1
-                break
     body: list[Line] = []
     for i, ln in enumerate(lines[start:], start):
         margin = ln.y1 < page.height * 0.09 or ln.y0 > page.height * 0.92
@@ -158,35 +166,62 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
             continue
         if _NUMBER_LINE.match(ln.text) and margin:
             continue  # folio
+        if _PAGE_COLUMN.match(ln.text):
+            continue  # the "Page" column header
         if (i == 0 or i == len(lines) - 1) and margin and not _LEADER_ANY.search(ln.text) and first is False and _looks_like_running(ln, page):
             continue
         body.extend(_split_columns(ln))
+    parsed_all = [parse_toc_line(ln.text) for ln in body]
+    xs = Counter(round(ln.x1 / 3) for ln, p in zip(body, parsed_all) if p is not None and p.page is not None)
+    edge = xs.most_common(1)[0][0] * 3.0 if xs else None
     out: list[_Raw] = []
     pending: Line | None = None
-    for ln in body:
-        parsed = parse_toc_line(ln.text)
+
+    def flush() -> None:
+        if pending is not None:
+            out.append(_Raw(pending, _untitled(pending.text), page.number))
+
+    for ln, parsed in zip(body, parsed_all):
         if parsed is None:
+            flush()
             pending = None
             continue
+        if parsed.page is not None and not parsed.leader and (edge is None or abs(ln.x1 - edge) > 6):
+            parsed = _untitled(ln.text)  # a number that is not in the page-number column
         if parsed.page is None:
-            if pending is not None and _continues(pending, ln):
+            if pending is not None and _continues(pending, ln) and _joinable(pending, ln):
                 pending = _join(pending, ln)
             else:
-                if pending is not None:
-                    out.append(_Raw(pending, parse_toc_line(pending.text) or TocLine(pending.text, None, False), page.number))
+                flush()
                 pending = ln
             continue
         if pending is not None:
-            if _continues(pending, ln) and parse_numbering(ln.text) is None:
+            if _continues(pending, ln) and _joinable(pending, ln):
                 ln = _join(pending, ln)
                 parsed = parse_toc_line(ln.text) or parsed
             else:
-                out.append(_Raw(pending, parse_toc_line(pending.text) or TocLine(pending.text, None, False), page.number))
+                flush()
             pending = None
         out.append(_Raw(ln, parsed, page.number))
-    if pending is not None:
-        out.append(_Raw(pending, parse_toc_line(pending.text) or TocLine(pending.text, None, False), page.number))
+    flush()
     return out
+
+
+_PAGE_COLUMN = re.compile(r"^\s*(?:page|pages|page\s+no\.?|page\s+number|seite|p\.)\s*$", re.I)
+_PAGE_SUFFIX = re.compile(r"\s+(?:page|page\s+no\.?)\s*$", re.I)
+
+
+def _untitled(text: str) -> TocLine:
+    """A line read as a title with no page number."""
+    title = _PAGE_SUFFIX.sub("", _LEADER_RE.sub("", " ".join(text.split()))).strip(" .\u00b7\u2024\u2026_")
+    return TocLine(title, None, False)
+
+
+def _joinable(prev: Line, nxt: Line) -> bool:
+    """A wrapped title continues in the same weight, without a numbering of its own."""
+    if parse_numbering(nxt.text) is not None or prev.bold != nxt.bold:
+        return False
+    return not prev.text.rstrip().endswith((":",))
 
 
 def _looks_like_running(line: Line, page: PageLayout) -> bool:
@@ -218,6 +253,7 @@ def credible_entries(raws: list[_Raw]) -> list[_Raw]:
     if not raws:
         return []
     edge = _right_edge(raws)
+    paged_x0 = {r.line.x0 for r in raws if r.parsed.page is not None}
     keep: list[_Raw] = []
     for r in raws:
         p = r.parsed
@@ -225,8 +261,8 @@ def credible_entries(raws: list[_Raw]) -> list[_Raw]:
             aligned = edge is not None and abs(r.line.x1 - edge) <= 6
             if p.leader or aligned:
                 keep.append(r)
-        elif parse_numbering(p.title) is not None or r.line.bold:
-            keep.append(r)
+        elif parse_numbering(p.title) is not None or (r.line.bold and any(abs(r.line.x0 - x) <= 3 for x in paged_x0)):
+            keep.append(r)  # "Part II", or a bold heading in the entries' column, placed later from the body
     return keep
 
 
