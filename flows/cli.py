@@ -34,6 +34,17 @@ def _pipeline_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--vision-model", default=None, help="model for figure/scan pages (default: $PAGETREE_VISION_MODEL)")
 
 
+def _ingest_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--endpoint-url", default=None, help="S3-compatible endpoint of the source (default: AWS chain, $AWS_ENDPOINT_URL)")
+    p.add_argument("--store-endpoint-url", default=None, help="S3-compatible endpoint of an s3:// store")
+    p.add_argument("--task-runner", choices=("threads", "processes", "dask"), default="threads",
+                   help="where documents are parsed: threads (default), processes, or dask")
+    p.add_argument("--workers", type=int, default=None, help="threads/processes/local Dask workers (default: per runner)")
+    p.add_argument("--dask-address", default=None, help="scheduler address of an existing Dask cluster (implies dask)")
+    p.add_argument("--chunk-size", type=int, default=500, help="objects planned per step; bounds memory (default 500)")
+    p.add_argument("--doc-timeout", type=float, default=1800.0, help="seconds allowed per document (default 1800)")
+
+
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if getattr(args, "page_group_size", None):
@@ -68,6 +79,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the run report as JSON")
     _add_store(p)
     _pipeline_args(p)
+    _ingest_args(p)
+    p.add_argument("--max-size", type=int, default=None, help="skip (and report) objects larger than this many bytes")
+    p.add_argument("--tombstone-removed", action="store_true",
+                   help="mark documents that disappeared from the source in their latest.json (never deleted)")
+
+    p = sub.add_parser("rebuild-stale", help="re-index documents whose latest version was built by another pipeline")
+    p.add_argument("--doc-prefix", default=None, help="only documents whose id starts with this")
+    p.add_argument("--source-prefix", default=None, help="only documents whose source URI starts with this (s3://b/2023/)")
+    p.add_argument("--published-before", default=None, help="only documents published before this ISO date/time")
+    p.add_argument("--dry-run", action="store_true", help="list what would be rebuilt, index nothing")
+    p.add_argument("--json", action="store_true", help="print the run report as JSON")
+    _add_store(p)
+    _pipeline_args(p)
+    _ingest_args(p)
 
     p = sub.add_parser("tree", help="print a document's section tree")
     p.add_argument("doc_id")
@@ -168,7 +193,19 @@ def _run_flow(args: argparse.Namespace) -> int:
         if paths:
             report = index_files(paths, store=store, settings=_settings(args), doc_ids=[args.doc_id] if args.doc_id else None)
     else:
-        report = ingest(args.source, store=store, settings=_settings(args), include=args.include, exclude=args.exclude)
+        from flows.rebuild import rebuild_stale
+        from flows.runners import with_runner
+
+        common = dict(store=store, settings=_settings(args), endpoint_url=args.endpoint_url,
+                      store_endpoint_url=args.store_endpoint_url, chunk_size=args.chunk_size, doc_timeout=args.doc_timeout)
+        if args.command == "rebuild-stale":
+            report = with_runner(rebuild_stale, args.task_runner, args.workers, args.dask_address)(
+                doc_prefix=args.doc_prefix, source_prefix=args.source_prefix, published_before=args.published_before,
+                dry_run=args.dry_run, **common)
+        else:
+            report = with_runner(ingest, args.task_runner, args.workers, args.dask_address)(
+                args.source, include=args.include, exclude=args.exclude, max_size=args.max_size,
+                tombstone_removed=args.tombstone_removed, **common)
     if getattr(args, "json", False):
         print(json.dumps(report, indent=1))
     else:
@@ -190,6 +227,9 @@ def _print_report(report: dict[str, Any]) -> None:
     if c:
         print(f"run {report['run_id']}: {c['seen']} seen, {c['published']} published, {c['unchanged']} unchanged, "
               f"{c['failed']} failed in {report['duration_seconds']:.1f}s (report: runs/{report['run_id']}.json)")
+        from flows.report import summary_text
+
+        print(summary_text(report))
 
 
 def _query(args: argparse.Namespace) -> int:
@@ -250,7 +290,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The temporary Prefect server's telemetry only fails (and locks its SQLite) on offline machines.
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     try:
-        if args.command in ("index", "ingest"):
+        if args.command in ("index", "ingest", "rebuild-stale"):
             return _run_flow(args)
         if args.command == "samples":
             from parsers.samples import generate

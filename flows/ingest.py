@@ -53,6 +53,7 @@ class PlanItem:
     action: str  # index | unchanged | failed | skipped
     status: str  # new | changed | unchanged | rebuilt | failed | skipped
     reason: str = ""
+    spec: dict[str, Any] | None = None  # the source to fetch from, when not the run's own (rebuilds)
 
 
 def settings_from(params: dict[str, Any] | None) -> PipelineSettings:
@@ -314,7 +315,7 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
         for item in chunk:
             if item.action == "index":
                 in_flight.append((item, process_document.with_options(timeout_seconds=doc_timeout).submit(
-                    item, spec, store_uri, settings, store_endpoint, retry_base)))
+                    item, item.spec or spec, store_uri, settings, store_endpoint, retry_base)))
             else:
                 kind = {"failed": "invalid_id", "skipped": "too_large"}.get(item.action)
                 report.documents.append(DocOutcome(item.doc_id, item.obj.uri, item.status, reason=item.reason or None,

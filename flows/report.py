@@ -114,7 +114,34 @@ class RunReport:
         if self.failed:
             md += ["", "## Failures", "", "| doc | kind | error |", "|---|---|---|"]
             md += [f"| {d.doc_id} | {d.error_kind} | {(d.error or '').replace('|', '/')} |" for d in self.failed]
+        if self.removed_from_source:
+            md += ["", "## Removed from the source (kept in the store)", ""]
+            md += [f"- {doc_id}" for doc_id in self.removed_from_source[:200]]
         usage = self.model_usage()
         md += ["", f"Model: {usage['calls']} calls, {usage['prompt_tokens'] + usage['completion_tokens']} tokens, "
                f"${usage['cost_usd']:.4f}, {usage['fallbacks']} extractive fallbacks."]
         return "\n".join(md)
+
+
+def summary_text(report: dict[str, Any]) -> str:
+    """The run summary the CLI prints, from the JSON report (same numbers as runs/<run-id>.json)."""
+    c = report.get("counts", {})
+    usage = report.get("model_usage", {})
+    lines = [
+        f"documents: {c.get('seen', 0)} seen, {c.get('new', 0)} new, {c.get('changed', 0)} changed, "
+        f"{c.get('rebuilt', 0)} rebuilt, {c.get('unchanged', 0)} unchanged, {c.get('skipped', 0)} skipped, "
+        f"{c.get('failed', 0)} failed",
+        f"pages: {c.get('pages', 0)} indexed, {c.get('ocr_pages', 0)} OCR; {c.get('bytes_downloaded', 0)} bytes downloaded; "
+        f"{report.get('duration_seconds', 0):.1f}s",
+        f"model: {usage.get('calls', 0)} calls, {usage.get('prompt_tokens', 0)}+{usage.get('completion_tokens', 0)} tokens, "
+        f"${usage.get('cost_usd', 0.0):.4f}",
+    ]
+    kinds: dict[str, int] = {}
+    for failure in report.get("failures", []):
+        kinds[str(failure.get("kind"))] = kinds.get(str(failure.get("kind")), 0) + 1
+    if kinds:
+        lines.append("failures by reason: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+    removed = report.get("removed_from_source") or []
+    if removed:
+        lines.append(f"removed from source (kept in store): {', '.join(removed[:20])}" + (" ..." if len(removed) > 20 else ""))
+    return "\n".join(lines)

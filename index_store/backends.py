@@ -247,6 +247,8 @@ class S3Backend:
 
     def delete_prefix(self, prefix: str) -> None:
         keys = list(self.list_keys(prefix.rstrip("/") + "/"))
+        if not keys and self.exists(prefix):
+            keys = [prefix]  # a single object, as LocalBackend.delete_prefix allows
         # The manifest goes first, so a reader stops seeing the version before its data disappears.
         keys.sort(key=lambda k: not k.endswith(MANIFEST))
         for i in range(0, len(keys), 1000):

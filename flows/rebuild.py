@@ -1,0 +1,131 @@
+"""The rebuild_stale flow: re-index documents whose latest version was built by another pipeline.
+
+"Stale" means the fingerprint in latest.json differs from the fingerprint of the
+settings given now (a new package version, prompt version or setting). Filters
+narrow the stale set — a doc-id prefix, a source-URI prefix, published before a
+date — so a large collection can be upgraded in slices. Each document is read
+again from the source URI recorded in its latest.json; a source object that is
+gone is reported and its index kept.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Iterator
+from urllib.parse import unquote, urlparse
+
+from prefect import flow, get_run_logger, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.ingest import (DEFAULT_CHUNK, DEFAULT_DOC_TIMEOUT, PlanItem, chunks, open_spec, open_store, publish_report,
+                          run_documents, settings_from, source_spec)
+from flows.report import DocOutcome, RunReport, new_run_id
+from flows.sources import ObjectError, ObjectGone, SourceError, SourceObject
+
+
+def is_stale(latest: dict[str, Any], fingerprint: str, doc_prefix: str | None = None, source_prefix: str | None = None,
+             published_before: str | None = None) -> bool:
+    """True when ``latest`` was built with another fingerprint and passes every filter given."""
+    if latest.get("fingerprint") == fingerprint:
+        return False
+    if doc_prefix and not str(latest.get("doc_id", "")).startswith(doc_prefix):
+        return False
+    if source_prefix and not str((latest.get("source") or {}).get("uri") or "").startswith(source_prefix):
+        return False
+    if published_before and not str(latest.get("published_at") or "") < published_before:
+        return False
+    return True
+
+
+def locate(uri: str, endpoint_url: str | None, max_attempts: int = 5) -> tuple[dict[str, Any], SourceObject]:
+    """The source spec and the current state (etag, size) of the object a document was built from."""
+    parsed = urlparse(uri)
+    if parsed.scheme == "s3":
+        spec = source_spec(f"s3://{parsed.netloc}", endpoint_url=endpoint_url, max_attempts=max_attempts)
+        key = parsed.path.lstrip("/")
+        src = open_spec(spec)
+        try:
+            head = src.client.head_object(Bucket=parsed.netloc, Key=key)
+        except Exception as exc:
+            from flows.s3source import _classify
+
+            raise _classify(exc, SourceObject(uri, key, 0, "")) from exc
+        modified = head.get("LastModified")
+        return spec, SourceObject(uri, key, int(head["ContentLength"]), str(head["ETag"]).strip('"'),
+                                  modified.isoformat() if modified else None)
+    if parsed.scheme == "file":
+        path = Path(unquote(parsed.path))
+        if not path.is_file():
+            raise ObjectGone(f"{path} no longer exists")
+        spec = source_spec(str(path.parent))
+        return spec, open_spec(spec)._object(path, path.name)
+    raise SourceError(f"cannot rebuild from source URI {uri!r}")
+
+
+@task(name="select-stale", retries=2, retry_delay_seconds=[1, 5], cache_policy=NO_CACHE)
+def locate_sources(records: list[dict[str, Any]], endpoint_url: str | None, max_attempts: int) -> list[PlanItem | DocOutcome]:
+    """HEAD each stale document's source object: a plan item, or a failed outcome when it cannot be read."""
+    out: list[PlanItem | DocOutcome] = []
+    for rec in records:
+        uri = str((rec.get("source") or {}).get("uri") or "")
+        why = f"built by fingerprint {str(rec.get('fingerprint'))[:12]}"
+        try:
+            spec, obj = locate(uri, endpoint_url, max_attempts)
+        except (ObjectError, SourceError) as exc:
+            kind = getattr(exc, "kind", "source")
+            out.append(DocOutcome(rec["doc_id"], uri, "failed", error=f"{exc}; index kept", error_kind=kind, reason=why))
+            continue
+        out.append(PlanItem(obj, rec["doc_id"], "index", "rebuilt", why, spec=spec))
+    return out
+
+
+def stale_records(store: Any, fingerprint: str, **filters: Any) -> Iterator[dict[str, Any]]:
+    for rec in store.catalog():
+        if is_stale(rec, fingerprint, **filters):
+            yield rec
+
+
+@flow(name="rebuild-stale")
+def rebuild_stale(
+    store: str = "./index",
+    settings: dict[str, Any] | None = None,
+    doc_prefix: str | None = None,
+    source_prefix: str | None = None,
+    published_before: str | None = None,
+    endpoint_url: str | None = None,
+    store_endpoint_url: str | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    doc_timeout: float | None = DEFAULT_DOC_TIMEOUT,
+    dry_run: bool = False,
+    retry_base_seconds: float = 2.0,
+    source_max_attempts: int = 5,
+) -> dict[str, Any]:
+    """Re-index every document whose latest version has an older pipeline fingerprint (optionally filtered)."""
+    logger = get_run_logger()
+    fingerprint = settings_from(settings).fingerprint()
+    report = RunReport(run_id=new_run_id(), flow="rebuild-stale", source="(recorded per document)", store=store,
+                       fingerprint=fingerprint, started_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    store_obj = open_store(store, store_endpoint_url)
+    filters = {"doc_prefix": doc_prefix, "source_prefix": source_prefix, "published_before": published_before}
+    report.notes.append("filters: " + ", ".join(f"{k}={v}" for k, v in filters.items() if v) if any(filters.values())
+                        else "filters: none (every stale document)")
+
+    def planned() -> Iterator[list[PlanItem]]:
+        for records in chunks(stale_records(store_obj, fingerprint, **filters), chunk_size):
+            located = locate_sources(records, endpoint_url, source_max_attempts)
+            items = [x for x in located if isinstance(x, PlanItem)]
+            report.documents.extend(x for x in located if isinstance(x, DocOutcome))
+            if dry_run:
+                report.documents.extend(DocOutcome(i.doc_id, i.obj.uri, "skipped", reason=f"dry run: {i.reason}")
+                                        for i in items)
+                continue
+            logger.info("%d stale documents to rebuild in this chunk", len(items))
+            yield items
+
+    run_documents(report, planned(), {}, store, settings_from(settings).to_dict(), store_endpoint=store_endpoint_url,
+                  doc_timeout=doc_timeout, max_in_flight=max(2 * chunk_size, 8), retry_base=retry_base_seconds)
+    report.finish()
+    publish_report(report, store_obj)
+    logger.info(report.to_text())
+    return report.to_dict()
