@@ -23,7 +23,9 @@ class PageKind(str, Enum):
 # Thresholds (characters are non-whitespace characters of the text layer).
 MIN_TEXT_CHARS = 20  # below this a page has "no text" (a page number, a stray header)
 LITTLE_TEXT_CHARS = 300  # below this a page has "little text" (a figure with a caption)
-GARBAGE_RATIO = 0.3  # share of unmappable glyphs above which the text layer is garbage
+GARBAGE_RATIO = 0.05  # share of unmappable glyphs above which the text layer is garbage (corpus max: 0.3%)
+MIN_VOWEL_SHARE = 0.2  # Latin-script text has 30-45% vowels; fonts decoded by glyph id ("QVWDOODWLRQ") far fewer
+VOWEL_MIN_LETTERS = 100  # letters needed before the vowel share means anything
 SCAN_COVERAGE = 0.5  # image share of the page above which a text-less page is a scan
 FIGURE_COVERAGE = 0.3  # image share above which a little-text page is a figure page
 DENSE_DRAWINGS = 150  # vector paths above which a little-text page is a drawing/chart page
@@ -37,6 +39,8 @@ class PageStats:
     garbage_chars: int  # of those: U+FFFD, private-use and control characters (glyphs without unicode)
     image_coverage: float  # share of the page area covered by images, 0..1
     drawings: int  # vector paths drawn (counted only when text is scarce, else 0)
+    letters: int = 0  # ASCII letters in the text layer
+    vowels: int = 0  # of those: a e i o u y
 
     @property
     def garbage_ratio(self) -> float:
@@ -49,7 +53,8 @@ class PageStats:
 
 def classify(stats: PageStats) -> PageKind:
     """Born-digital unless the text layer is missing or garbage (OCR) or the page is mostly figure."""
-    garbage = stats.text_chars >= MIN_TEXT_CHARS and stats.garbage_ratio >= GARBAGE_RATIO
+    garbage = (stats.text_chars >= MIN_TEXT_CHARS and stats.garbage_ratio >= GARBAGE_RATIO) or (
+        stats.letters >= VOWEL_MIN_LETTERS and stats.vowels < MIN_VOWEL_SHARE * stats.letters)
     no_text = stats.good_chars < MIN_TEXT_CHARS
     if garbage:
         # A garbage layer is replaced by OCR whether the glyphs are an image or unmappable font text.
@@ -74,6 +79,12 @@ def count_garbage(text: str) -> tuple[int, int]:
         if o == 0xFFFD or 0xE000 <= o <= 0xF8FF or o < 0x20 or 0x7F <= o < 0xA0:
             garbage += 1
     return total, garbage
+
+
+def count_vowels(text: str) -> tuple[int, int]:
+    """(ASCII letters, of which vowels)."""
+    letters = sum(1 for ch in text if ch.isascii() and ch.isalpha())
+    return letters, sum(text.count(v) for v in "aeiouyAEIOUY")
 
 
 def image_coverage(page: "pymupdf.Page") -> float:
@@ -119,4 +130,6 @@ def page_stats(page: "pymupdf.Page", text: str) -> PageStats:
             drawings = len(page.get_cdrawings())
         except Exception:
             drawings = 0
-    return PageStats(text_chars=chars, garbage_chars=garbage, image_coverage=round(coverage, 4), drawings=drawings)
+    letters, vowels = count_vowels(text)
+    return PageStats(text_chars=chars, garbage_chars=garbage, image_coverage=round(coverage, 4), drawings=drawings,
+                     letters=letters, vowels=vowels)

@@ -15,6 +15,7 @@ import re
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -217,8 +218,26 @@ def _rotated_copy(src: str, degrees: int, dst: str) -> None:
         img.rotate(-degrees, expand=True).save(dst)
 
 
-def _hocr(image: str, opts: OcrOptions) -> bytes:
-    return pytesseract.image_to_pdf_or_hocr(image, lang=opts.lang, extension="hocr", timeout=opts.timeout)
+def _hocr(image: str, opts: OcrOptions, psm: int = 3) -> bytes:
+    return pytesseract.image_to_pdf_or_hocr(image, lang=opts.lang, extension="hocr", timeout=opts.timeout,
+                                            config=f"--psm {psm}")
+
+
+_LEADERS = re.compile(r"(?:\.\s?){4,}|(?:\s\.){3,}")
+_NUMBERED = re.compile(r"^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+|[IVX]+\.)\s+\S")
+_ENDS_NUMBER = re.compile(r"(?:\d+|[ivxlc]+)$")
+
+
+def looks_like_toc(layout: PageLayout) -> bool:
+    """Dot leaders or many numbered short lines: a contents page, whose page-number column tesseract may drop."""
+    lines = [ln.text for ln in layout.lines]
+    leaders = sum(1 for t in lines if _LEADERS.search(t))
+    numbered = sum(1 for t in lines if _NUMBERED.match(t) and len(t.split()) <= 12)
+    return leaders >= 2 or (numbered >= 4 and numbered >= 0.5 * len(lines))
+
+
+def _numbered_ends(layout: PageLayout) -> int:
+    return sum(1 for ln in layout.lines if _ENDS_NUMBER.search(ln.text))
 
 
 def ocr_page(path: str, number: int, label: str | None, opts: OcrOptions) -> OcrResult:
@@ -246,6 +265,8 @@ def ocr_page(path: str, number: int, label: str | None, opts: OcrOptions) -> Ocr
             result.tesseract_seconds += time.perf_counter() - t1
             if opts.rotate and (not confs or statistics.fmean(confs) < ROTATE_BELOW_CONFIDENCE):
                 layout = _try_rotations(image, tmp, number, scale, width, height, label, opts, layout, result)
+            if not result.rotation and looks_like_toc(layout):
+                layout = _reread_as_block(image, number, scale, width, height, label, opts, layout, result)
             result.layout = layout
         except RuntimeError as exc:  # pytesseract signals its timeout this way
             result.layout.error = f"ocr timeout after {opts.timeout:g}s" if "timeout" in str(exc).lower() else f"ocr failed: {exc}"
@@ -253,6 +274,21 @@ def ocr_page(path: str, number: int, label: str | None, opts: OcrOptions) -> Ocr
             result.layout.error = f"ocr failed: {str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__}"
     result.seconds = time.perf_counter() - t0
     return result
+
+
+def _reread_as_block(image: str, number: int, scale: float, width: float, height: float, label: str | None,
+                     opts: OcrOptions, first: PageLayout, result: OcrResult) -> PageLayout:
+    """Contents pages: automatic segmentation (psm 3) tends to drop the right-aligned column of page
+    numbers as noise; one uniform block (psm 6) keeps each title with its number. Keep the reading
+    that ends more lines in a number."""
+    t1 = time.perf_counter()
+    result.tesseract_calls += 1
+    layout, _ = layout_from_hocr(_hocr(image, opts, psm=6), number, scale, width, height, label)
+    result.tesseract_seconds += time.perf_counter() - t1
+    if _numbered_ends(layout) > _numbered_ends(first):
+        result.notes.append("contents page re-read as one block (psm 6)")
+        return layout
+    return first
 
 
 def _try_rotations(image: str, tmp: str, number: int, scale: float, width: float, height: float, label: str | None,
@@ -291,11 +327,35 @@ def _init_worker() -> None:
     os.environ["OMP_THREAD_LIMIT"] = "1"
 
 
-def _executor(workers: int) -> Executor:
+def _can_spawn() -> bool:
+    """Spawned workers re-import __main__ by path: impossible for daemons (Dask workers) and for `python - <script`."""
     if multiprocessing.current_process().daemon:
-        # Daemonic workers (Dask, some pools) may not fork children; tesseract is a subprocess, so threads still scale.
+        return False
+    main = getattr(sys.modules.get("__main__"), "__file__", None)
+    return main is None or os.path.exists(main)
+
+
+def _executor(workers: int, processes: bool) -> Executor:
+    if not processes:
+        # tesseract is a subprocess, so threads still run pages in parallel; rendering is serialised by _RENDER_LOCK.
         return ThreadPoolExecutor(max_workers=workers)
+    # spawn, not fork: the parent may run threads (Prefect, Dask) whose held locks a forked child would inherit.
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker)
+
+
+def _run_pool(path: str, pages: list[tuple[int, str | None]], opts: OcrOptions, workers: int,
+              processes: bool) -> dict[int, OcrResult]:
+    results: dict[int, OcrResult] = {}
+    with _executor(workers, processes) as pool:
+        futures = {n: pool.submit(ocr_page, path, n, label, opts) for n, label in pages}
+        for n, label in pages:
+            try:
+                results[n] = futures[n].result()
+            except Exception as exc:  # a worker that died (e.g. MuPDF crashed on a broken image)
+                layout = PageLayout(number=n, width=0, height=0, label=label, text_source="none",
+                                    error=f"ocr worker failed: {type(exc).__name__}: {exc}")
+                results[n] = OcrResult(layout=layout)
+    return results
 
 
 def ocr_pages(path: str, pages: Iterable[tuple[int, str | None]], opts: OcrOptions, workers: int = 2) -> dict[int, OcrResult]:
@@ -304,21 +364,18 @@ def ocr_pages(path: str, pages: Iterable[tuple[int, str | None]], opts: OcrOptio
     if not pages:
         return {}
     workers = max(1, min(workers, len(pages)))
-    results: dict[int, OcrResult] = {}
     if workers == 1:
         try:
             return {n: ocr_page(str(path), n, label, opts) for n, label in pages}
         finally:
             _close_docs()
-    with _executor(workers) as pool:
-        futures = {n: pool.submit(ocr_page, str(path), n, label, opts) for n, label in pages}
-        for n, label in pages:
-            try:
-                results[n] = futures[n].result()
-            except Exception as exc:  # a worker that died (e.g. MuPDF crashed on a broken image)
-                layout = PageLayout(number=n, width=0, height=0, label=label, text_source="none",
-                                    error=f"ocr worker failed: {type(exc).__name__}: {exc}")
-                results[n] = OcrResult(layout=layout)
+    processes = _can_spawn()
+    results = _run_pool(str(path), pages, opts, workers, processes)
+    broken = [(n, label) for n, label in pages if (results[n].layout.error or "").startswith("ocr worker failed")]
+    for n, label in broken if processes else []:
+        # A crashed worker (MuPDF on a broken image) fails every queued page: retry each alone, in its own
+        # process, so only the culprit keeps its error and a crash can never take this process down.
+        results.update(_run_pool(str(path), [(n, label)], opts, 1, processes=True))
     _close_docs()  # thread pools rendered in this process
     return results
 

@@ -1,0 +1,217 @@
+"""OCR benchmark: scanned variants of the manuals corpus through the real pipeline.
+
+For each manual: the first N pages (default 60) are rasterised at 200 dpi grayscale
+into an image-only PDF (no text layer, outline and page labels removed). We index it
+with ``parsers.pipeline.index_document`` and report:
+
+- CER of each OCR'd page vs the original text layer (median, p90), after a light
+  normalisation (NFKC, quotes/dashes folded, whitespace collapsed);
+- structure F1 at level <= 2 (benchmarks/metric.py) against the original outline
+  entries on those pages;
+- OCR pages per minute (OCR stage wall time, this machine);
+- OCR calls on the born-digital originals (whole documents; must be 0);
+- for one document: our end-to-end indexing time vs tesseract's own time on the same
+  page images (the tesseract CLI, sequential, default threads; rendering not counted).
+
+    python benchmarks/ocr.py [--corpus DIR] [--pages 60] [--docs a,b] [--speed-doc debian-policy]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import unicodedata
+from pathlib import Path
+
+import pymupdf
+from rapidfuzz.distance import Levenshtein
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from benchmarks.metric import mean_scores, predictions_from_tree, score, truth_from_pdf  # noqa: E402
+from parsers.pipeline import PipelineSettings, index_document  # noqa: E402
+
+FETCH = "/work/shared/corpus/manuals/fetch.sh"
+_FOLD = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
+                       "\u2212": "-", "\u00ad": None, "\u2022": "*", "\u00b7": "*"})
+
+
+def ensure_corpus(folder: Path) -> list[Path]:
+    if not folder.is_dir() or not list(folder.glob("*.pdf")):
+        print(f"corpus missing at {folder}: fetching with {FETCH}", file=sys.stderr)
+        subprocess.run(["bash", FETCH, str(folder)], check=True)
+    return sorted(folder.glob("*.pdf"))
+
+
+def make_scanned(src: Path, dst: Path, pages: int, dpi: int) -> int:
+    """Image-only copy of the first ``pages`` pages (grayscale, ``dpi``); no outline, labels or metadata."""
+    with pymupdf.open(src) as doc, pymupdf.open() as out:
+        n = min(pages, doc.page_count)
+        for i in range(n):
+            page = doc[i]
+            pix = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False)
+            new = out.new_page(width=page.rect.width, height=page.rect.height)
+            new.insert_image(new.rect, stream=pix.tobytes("png"))
+        out.save(dst, garbage=3, deflate=True)
+    return n
+
+
+_LEADER = re.compile(r"(?:\.\s*){3,}")  # TOC dot leaders: typography, not content (". . . ." vs "......")
+
+
+def normalise(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).translate(_FOLD)
+    text = _LEADER.sub(" ... ", text)
+    return " ".join(text.split())
+
+
+def cer(reference: str, hypothesis: str) -> float:
+    ref, hyp = normalise(reference), normalise(hypothesis)
+    return Levenshtein.distance(ref, hyp) / max(1, len(ref))
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = (len(values) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def tesseract_time(scanned: Path, dpi: int, lang: str) -> tuple[float, int]:
+    """Seconds the tesseract CLI alone takes on the page images our pipeline OCRs (rendering not timed)."""
+    with tempfile.TemporaryDirectory(prefix="ocr-bench-") as tmp, pymupdf.open(scanned) as doc:
+        images = []
+        for i, page in enumerate(doc):
+            path = Path(tmp) / f"p{i + 1:04d}.pgm"
+            page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY, alpha=False).save(path)
+            images.append(path)
+        best = float("inf")
+        # tesseract's default (OpenMP threads) and single-threaded; the faster one is its "own time".
+        for env in (dict(os.environ), {**os.environ, "OMP_THREAD_LIMIT": "1"}):
+            t0 = time.perf_counter()
+            for path in images:
+                subprocess.run(["tesseract", str(path), "-", "-l", lang, "hocr"], check=True, capture_output=True, env=env)
+            best = min(best, time.perf_counter() - t0)
+        return best, len(images)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", default=str(HERE.parent / ".corpus"))
+    ap.add_argument("--pages", type=int, default=60)
+    ap.add_argument("--scan-dpi", type=int, default=200)
+    ap.add_argument("--ocr-dpi", type=int, default=PipelineSettings().ocr_dpi)
+    ap.add_argument("--docs", default="", help="comma-separated doc ids (file stems); default all")
+    ap.add_argument("--speed-doc", default="debian-policy", help="document for the end-to-end vs tesseract timing ('' to skip)")
+    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--work", default=str(HERE / ".work" / "ocr"), help="where scanned variants are cached (git-ignored)")
+    ap.add_argument("--out", default=str(HERE / "results" / "ocr.json"))
+    args = ap.parse_args(argv)
+
+    corpus = ensure_corpus(Path(args.corpus))
+    wanted = {d for d in args.docs.split(",") if d}
+    docs = [p for p in corpus if not wanted or p.stem in wanted]
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    settings = PipelineSettings(ocr_dpi=args.ocr_dpi)
+
+    per_doc, all_cer, scores = [], [], []
+    ocr_pages = 0
+    ocr_seconds = 0.0
+    for src in docs:
+        scanned = work / f"{src.stem}.scan{args.scan_dpi}.p{args.pages}.pdf"
+        if not scanned.exists():
+            make_scanned(src, scanned, args.pages, args.scan_dpi)
+        t0 = time.perf_counter()
+        index = index_document(scanned, src.stem, settings, ocr_workers=args.workers)
+        wall = time.perf_counter() - t0
+        with pymupdf.open(src) as orig:
+            n = min(args.pages, orig.page_count)
+            originals = [orig[i].get_text() for i in range(n)]
+        cers = [cer(ref, index.pages[i].text) for i, ref in enumerate(originals) if normalise(ref)]
+        truth = [t for t in truth_from_pdf(src) if t[2] <= n]
+        s = score(truth, predictions_from_tree(index.tree))
+        scores.append(s)
+        all_cer.extend(cers)
+        ocr_pages += index.stats.get("ocr_pages", 0)
+        ocr_seconds += index.stats["seconds"]["ocr"]
+        row = {
+            "doc": src.stem, "pages": n, "ocr_pages": index.stats.get("ocr_pages", 0), "ocr_calls": index.stats.get("ocr_calls", 0),
+            "cer_median": statistics.median(cers) if cers else None, "cer_p90": percentile(cers, 0.9),
+            "structure_source": index.tree.structure_source, "f1_l12": s["l12"]["f1"], "truth_l12": s["l12"]["truth"],
+            "pred": s["l12"]["pred"], "ocr_seconds": index.stats["seconds"]["ocr"], "total_seconds": round(wall, 2),
+            "mean_confidence": statistics.fmean(p.ocr_confidence for p in index.pages if p.ocr_confidence is not None)
+            if index.stats.get("ocr_pages") else None,
+            "errors": index.decisions.get("ocr", {}).get("ocr", {}).get("errors", {}),
+        }
+        per_doc.append(row)
+        print(f"{src.stem}: cer median {row['cer_median']:.4f} p90 {row['cer_p90']:.4f} f1 {row['f1_l12']:.3f} "
+              f"({row['structure_source']}) {row['ocr_pages']} pages in {row['ocr_seconds']:.1f}s", file=sys.stderr)
+
+    # Born-digital originals: whole documents, OCR must never run.
+    born_calls = {}
+    for src in docs:
+        index = index_document(src, src.stem, settings, ocr_workers=args.workers)
+        born_calls[src.stem] = index.stats.get("ocr_calls", 0)
+
+    speed = None
+    if args.speed_doc and any(p.stem == args.speed_doc for p in docs):
+        scanned = work / f"{args.speed_doc}.scan{args.scan_dpi}.p{args.pages}.pdf"
+        t0 = time.perf_counter()
+        index_document(scanned, args.speed_doc, settings, ocr_workers=args.workers)
+        ours = time.perf_counter() - t0
+        tess, n = tesseract_time(scanned, args.ocr_dpi, settings.ocr_lang)
+        speed = {"doc": args.speed_doc, "pages": n, "ours_seconds": round(ours, 2), "tesseract_seconds": round(tess, 2),
+                 "ratio": round(ours / tess, 3)}
+
+    mean = mean_scores(scores)
+    summary = {
+        "cer_median": statistics.median(all_cer) if all_cer else None,
+        "cer_p90": percentile(all_cer, 0.9),
+        "pages_scored": len(all_cer),
+        "f1_l12_mean": mean["l12"]["f1"],
+        "ocr_pages_per_minute": round(ocr_pages / ocr_seconds * 60, 1) if ocr_seconds else None,
+        "ocr_calls_on_originals": sum(born_calls.values()),
+        "speed": speed,
+    }
+    result = {
+        "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "python": platform.python_version(),
+                    "tesseract": subprocess.run(["tesseract", "--version"], capture_output=True, text=True).stdout.splitlines()[0],
+                    "pymupdf": pymupdf.VersionBind},
+        "params": {"pages": args.pages, "scan_dpi": args.scan_dpi, "ocr_dpi": args.ocr_dpi, "workers": args.workers,
+                   "lang": settings.ocr_lang},
+        "summary": summary, "documents": per_doc, "ocr_calls_on_originals": born_calls,
+    }
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
+
+    print("| document | OCR pages | CER median | CER p90 | F1 (l<=2) | structure | OCR s |")
+    print("|---|---:|---:|---:|---:|---|---:|")
+    for r in per_doc:
+        print(f"| {r['doc']} | {r['ocr_pages']} | {r['cer_median']:.2%} | {r['cer_p90']:.2%} | {r['f1_l12']:.3f} "
+              f"| {r['structure_source']} | {r['ocr_seconds']:.1f} |")
+    print(f"| **all** | {ocr_pages} | **{summary['cer_median']:.2%}** | **{summary['cer_p90']:.2%}** "
+          f"| **{summary['f1_l12_mean']:.3f}** | | {ocr_seconds:.1f} |")
+    print()
+    print(f"- OCR pages per minute: {summary['ocr_pages_per_minute']}")
+    print(f"- OCR calls on born-digital originals: {summary['ocr_calls_on_originals']}")
+    if speed:
+        print(f"- {speed['doc']} ({speed['pages']} pages): ours {speed['ours_seconds']}s vs tesseract alone "
+              f"{speed['tesseract_seconds']}s = {speed['ratio']}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
