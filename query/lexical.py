@@ -1,0 +1,186 @@
+"""The offline lexical navigator: BM25 per page and per node, propagated up the tree, read best-first.
+
+Scores: every page gets BM25 over its text (normalised to the document's best
+page) plus ``title_weight`` x the BM25 of the titles and summaries of the
+sections that contain it (normalised likewise), so a page under "Consolidated
+Statements of Cash Flows" outranks a page that merely mentions cash flows.
+A node's score is the best score of its pages (the propagation up the tree);
+the navigator then descends from the root like a reader, always expanding the
+most promising unexplored node, and reads a leaf's best pages first.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from index_store.model import Node
+from query.cues import asked_statements, statement_kinds
+from query.text import BM25, tokenize
+
+TITLE_WEIGHT = 0.3     # section titles/summaries containing the page
+HEADING_WEIGHT = 0.3   # the page's own heading (its first lines): the tree's finest level
+CUE_WEIGHT = 1.0       # a financial statement the question names, found in a heading or title
+MAX_PAGES_PER_HIT = 5
+HEADING_CHARS = 150
+_GENERATED_TITLE = re.compile(r"^(pages?|part)\s+\d+", re.IGNORECASE)
+
+
+@dataclass
+class Hit:
+    """One ranked section with its citation (pages best first)."""
+
+    doc_id: str
+    node_id: str
+    path: str
+    title: str
+    start_page: int
+    end_page: int
+    pages: list[int]
+    score: float
+    version: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"doc_id": self.doc_id, "node_id": self.node_id, "path": self.path, "start_page": self.start_page,
+                "end_page": self.end_page, "pages": self.pages, "score": round(self.score, 6),
+                "title": self.title, "version": self.version}
+
+
+class LexicalIndex:
+    """BM25 over one document's pages, page headings and node titles/summaries; built once per version."""
+
+    def __init__(self, doc: Any):
+        self.doc = doc
+        pages = doc.pages()
+        self.page_count = len(pages)
+        texts = [p["text"] or "" for p in pages]
+        self.page_bm25 = BM25([tokenize(t) for t in texts])
+        heads = [page_heading(t) for t in texts]
+        self.head_bm25 = BM25([tokenize(h) for h in heads])
+        # Page-group titles ("Pages 11-20") say nothing about content: only real titles count.
+        self.nodes: list[Node] = [n for n in doc.nodes() if n.level > 0 and not _GENERATED_TITLE.match(n.title)]
+        # The title counts twice: it is the reader's strongest cue, the summary a weaker one.
+        self.meta_bm25 = BM25([tokenize(f"{n.title} {n.title} {n.summary}") for n in self.nodes])
+        self.page_cues = [statement_kinds(h) for h in heads]
+        self.node_cues = [statement_kinds(n.title) for n in self.nodes]
+
+    @staticmethod
+    def _normalise(scores: list[float]) -> list[float]:
+        best = max(scores, default=0.0)
+        return [s / best for s in scores] if best > 0 else scores
+
+    def score(self, question: str, title_weight: float = TITLE_WEIGHT, heading_weight: float = HEADING_WEIGHT,
+              cue_weight: float = CUE_WEIGHT) -> tuple[list[float], dict[str, float]]:
+        """(page scores indexed by page-1, node title scores by node_id), each part normalised to [0, 1]."""
+        q = tokenize(question)
+        pages = self._normalise(self.page_bm25.scores(q))
+        if heading_weight:
+            heads = self._normalise(self.head_bm25.scores(q))
+            pages = [s + heading_weight * h for s, h in zip(pages, heads)]
+        meta_raw = self._normalise(self.meta_bm25.scores(q))
+        meta = {n.node_id: meta_raw[i] for i, n in enumerate(self.nodes)}
+        wanted = asked_statements(question) if cue_weight else set()
+        bonus = [0.0] * self.page_count
+        for i, node in enumerate(self.nodes):
+            m = title_weight * meta_raw[i] + (cue_weight if wanted & self.node_cues[i] else 0.0)
+            if m > 0:
+                for p in range(node.start_page, min(node.end_page, self.page_count) + 1):
+                    bonus[p - 1] += m
+        if wanted:
+            for i, kinds in enumerate(self.page_cues):
+                if wanted & kinds:
+                    bonus[i] += cue_weight
+        return [s + b for s, b in zip(pages, bonus)], meta
+
+
+def page_heading(text: str) -> str:
+    """The first characters of a page: where its title sits."""
+    return text[:HEADING_CHARS]
+
+
+_lock = threading.Lock()
+_lock = threading.Lock()
+
+
+def lexical_index(doc: Any) -> LexicalIndex:
+    """The document's LexicalIndex, built on first use and kept on the DocIndex (cached by version)."""
+    with _lock:
+        idx = getattr(doc, "_lexical", None)
+        if idx is None:
+            idx = LexicalIndex(doc)
+            doc._lexical = idx
+        return idx
+
+
+def _own_pages(node: Node) -> list[int]:
+    """Pages of ``node`` not covered by any child (a section's introduction)."""
+    covered: set[int] = set()
+    for child in node.nodes:
+        covered.update(range(child.start_page, child.end_page + 1))
+    return [p for p in range(node.start_page, node.end_page + 1) if p not in covered]
+
+
+def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 60,
+                   weight: float = 1.0, **weights: float) -> tuple[list[Hit], list[dict[str, Any]]]:
+    """Best-first descent of one document's tree; returns (hits best first, trace)."""
+    idx = lexical_index(doc)
+    page_scores, meta = idx.score(question, **weights)
+
+    def best(pages: list[int]) -> float:
+        return max((page_scores[p - 1] for p in pages if p <= len(page_scores)), default=0.0)
+
+    def span(node: Node) -> list[int]:
+        return list(range(node.start_page, min(node.end_page, idx.page_count) + 1))
+
+    trace: list[dict[str, Any]] = []
+    hits: list[Hit] = []
+    root = doc.tree.root
+    # Frontier entries: (-score, order, node, pages-or-None). pages=None means "a section to open";
+    # a list means "these pages of the section, to read".
+    frontier: list[tuple[float, int, Node, list[int] | None]] = []
+    counter = 0
+    heapq.heappush(frontier, (-best(span(root)), counter, root, None))
+    steps = 0
+    while frontier and len(hits) < top_k and steps < max_steps:
+        neg, _, node, pages = heapq.heappop(frontier)
+        score = -neg
+        if score <= 0:
+            break
+        steps += 1
+        if pages is None and node.nodes:
+            children = []
+            for child in node.nodes:
+                counter += 1
+                s = best(span(child))
+                heapq.heappush(frontier, (-s, counter, child, None))
+                children.append((s, child.node_id))
+            own = _own_pages(node)
+            if own:
+                counter += 1
+                heapq.heappush(frontier, (-best(own), counter, node, own))
+            children.sort(reverse=True)
+            trace.append({"step": steps, "action": "expand", "doc_id": doc.doc_id, "node_id": node.node_id,
+                          "title": node.title, "score": round(score * weight, 4), "title_match": round(meta.get(node.node_id, 0.0), 4),
+                          "best_children": [c for _, c in children[:3]]})
+            continue
+        candidates = pages if pages is not None else span(node)
+        ranked = sorted((p for p in candidates if page_scores[p - 1] > 0), key=lambda p: (-page_scores[p - 1], p))
+        # Read this section's pages while they beat every other open candidate; the rest of the
+        # section goes back on the frontier (a later hit on the same node), so a long section
+        # never crowds out a better page elsewhere.
+        bar = -frontier[0][0] if frontier else 0.0
+        keep = [p for p in ranked if page_scores[p - 1] >= bar][:MAX_PAGES_PER_HIT] or ranked[:1]
+        rest = [p for p in ranked if p not in keep]
+        if rest:
+            counter += 1
+            heapq.heappush(frontier, (-page_scores[rest[0] - 1], counter, node, rest))
+        hits.append(Hit(doc.doc_id, node.node_id, doc.path(node.node_id), node.title, node.start_page, node.end_page,
+                        keep, score * weight, doc.version))
+        trace.append({"step": steps, "action": "read", "doc_id": doc.doc_id, "node_id": node.node_id, "title": node.title,
+                      "score": round(score * weight, 4), "pages": keep})
+    if not hits:
+        trace.append({"step": steps, "action": "stop", "doc_id": doc.doc_id, "reason": "no section matches the question"})
+    return hits, trace
