@@ -61,6 +61,8 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
         return False
     bigger = ln.size >= body + 0.9
     numbered = parse_numbering(text)
+    if strong_only and (len(text.split()) > 12 or re.search(r"[a-z]\. [A-Z]", text)):
+        return False  # a sentence, or two columns merged into one line
     if not bigger:
         if strong_only and numbered is None:
             return False
@@ -123,7 +125,7 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
     if pages < 4:
         return
     counts = Counter(re.sub(r"\d+", "#", h.title.lower()) for h in found)
-    limit = max(3, pages // 4)
+    limit = 3
     found[:] = [h for h in found if counts[re.sub(r"\d+", "#", h.title.lower())] < limit]
 
 

@@ -28,10 +28,13 @@ def norm_text(text: str) -> str:
 
 
 def title_key(title: str) -> str:
-    """What is searched for in the body: the title without numbering, normalized, bounded in length."""
+    """What is searched for in the body: the title without numbering, lower-case words, bounded in length.
+
+    A title that is nothing but numbering ("Part II") keeps it.
+    """
     num = parse_numbering(title)
     rest = num.rest if num is not None and num.rest else title
-    return norm_text(rest)[:_TITLE_KEY_CHARS]
+    return " ".join(_NON_ALNUM.sub(" ", rest.casefold()).split())[: _TITLE_KEY_CHARS + 8]
 
 
 # -- folios: printed page numbers read off the pages themselves -------------------------
@@ -110,19 +113,32 @@ class OffsetResult:
 
 
 class _Finder:
-    """Whether a title appears on a page (normalized substring), with cached normalized pages."""
+    """Whether a title appears on a page, with cached normalized pages.
+
+    Long keys are compared with all spacing removed (robust to line breaks and hyphenation);
+    short keys ("part ii", "scope") must match whole words.
+    """
 
     def __init__(self, texts: Sequence[str]):
         self.texts = texts
-        self._norm: dict[int, str] = {}
+        self._compact: dict[int, str] = {}
+        self._spaced: dict[int, str] = {}
 
-    def page(self, n: int) -> str:
-        if n not in self._norm:
-            self._norm[n] = norm_text(self.texts[n - 1]) if 1 <= n <= len(self.texts) else ""
-        return self._norm[n]
+    def _load(self, n: int) -> None:
+        text = self.texts[n - 1] if 1 <= n <= len(self.texts) else ""
+        spaced = " ".join(_NON_ALNUM.sub(" ", text.casefold()).split())
+        self._spaced[n] = f" {spaced} "
+        self._compact[n] = spaced.replace(" ", "")
 
     def on(self, key: str, n: int) -> bool:
-        return bool(key) and key in self.page(n)
+        if not key:
+            return False
+        if n not in self._compact:
+            self._load(n)
+        compact = key.replace(" ", "")
+        if len(compact) >= 8:
+            return compact[:_TITLE_KEY_CHARS] in self._compact[n]
+        return f" {key} " in self._spaced[n]
 
     def near(self, key: str, n: int, radius: int = 2) -> int | None:
         for d in range(1, radius + 1):
@@ -180,7 +196,9 @@ def map_entries(
     if dominant is None:
         dominant = 0
 
-    counts = Counter()
+    counts: Counter[str] = Counter()
+    deferred: list[int] = []
+    toc_set = set(toc_pages)
     prev = 1  # entries may point before the TOC (a preface); after that, pages never go backwards
     cur = dominant
     offsets_used: list[tuple[int, int]] = []  # (printed, physical) of arabic entries
@@ -195,7 +213,10 @@ def map_entries(
                     cands.append((name, p))
             if e.page.kind == "arabic":
                 cands.append(("offset", e.page.value + cur))
-        cands = [(n, p) for n, p in cands if max(1, prev) <= p <= page_count]
+        # Pages go forward in TOC order unless the body confirms a jump back (filings list Item 1 after
+        # the MD&A it precedes); nothing but the contents heading itself points into the contents pages.
+        cands = [(n, p) for n, p in cands if 1 <= p <= page_count and p not in toc_set
+                 and (p >= prev or finder.on(key, p))]
         chosen: int | None = None
         status = "unverifiable"
         if cands and cands[0][0] == "link":
@@ -221,9 +242,8 @@ def map_entries(
             if chosen is None and cands:
                 chosen = cands[0][1]
         if chosen is None:
-            # No printed number: place the title by finding it after the previous entry.
-            found = finder.pages_with(key, prev, min(page_count, prev + 40)) if len(key) >= 4 else []
-            chosen, status = (found[0], "located") if found else (prev, "unverifiable")
+            deferred.append(i)  # no printed number: placed between its neighbours below
+            continue
         if chosen < prev and status in ("unverifiable", "linked"):
             chosen = prev  # keep document order when nothing on the page supports going back
         e.physical = max(1, min(page_count, chosen))
@@ -233,6 +253,14 @@ def map_entries(
             prev = max(prev, e.physical)
         if e.page is not None and e.page.kind == "arabic" and status in ("verified", "corrected", "linked"):
             offsets_used.append((e.page.value, e.physical))
+    for i in deferred:
+        e, key = entries[i], keys[i]
+        lo = next((entries[j].physical for j in range(i - 1, -1, -1) if entries[j].physical), body_start) or body_start
+        hi = next((entries[j].physical for j in range(i + 1, len(entries)) if entries[j].physical), page_count) or page_count
+        found = finder.pages_with(key, lo, max(lo, hi)) if len(key) >= 3 else []
+        # "Part II" printed without a number starts where its first item starts, unless its title shows up before.
+        e.physical, e.status = (found[0], "located") if found else (max(lo, hi), "unverifiable")
+        counts[e.status] += 1
     segments = _segments(offsets_used)
     piecewise = len(segments) > 1
     return OffsetResult(

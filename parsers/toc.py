@@ -207,7 +207,7 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
     return out
 
 
-_PAGE_COLUMN = re.compile(r"^\s*(?:page|pages|page\s+no\.?|page\s+number|seite|p\.)\s*$", re.I)
+_PAGE_COLUMN = re.compile(r"^\s*(?:item(?:\s+no\.?)?\s*)?(?:page|pages|page\s+no\.?|page\s+number|seite|p\.)?\s*$|^\s*item\s+no\.?\s*$", re.I)
 _PAGE_SUFFIX = re.compile(r"\s+(?:page|page\s+no\.?)\s*$", re.I)
 
 
@@ -221,7 +221,7 @@ def _joinable(prev: Line, nxt: Line) -> bool:
     """A wrapped title continues in the same weight, without a numbering of its own."""
     if parse_numbering(nxt.text) is not None or prev.bold != nxt.bold:
         return False
-    return not prev.text.rstrip().endswith((":",))
+    return not prev.text.rstrip().endswith((":", "."))
 
 
 def _looks_like_running(line: Line, page: PageLayout) -> bool:
