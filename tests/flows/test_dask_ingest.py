@@ -7,7 +7,7 @@ import os
 import pytest
 
 from flows.ingest import ingest
-from flows.runners import LimitedProvider, RunnerError, make_task_runner, with_runner
+from flows.runners import RunnerError, make_task_runner, with_runner
 from index_store.store import Store
 from tests.support.s3 import moto_endpoint, new_bucket, pdf_bytes, s3  # noqa: F401  (fixtures)
 
@@ -48,7 +48,8 @@ def test_runner_selection():
 
 
 def test_model_calls_are_bounded_by_a_prefect_global_concurrency_limit(prefect_harness):
-    """Four threads call a slow provider through a limit of 1 slot on the Prefect server: never two at once."""
+    """PAGETREE_MODEL_GCL names a Prefect global concurrency limit; with 1 slot on the server, four
+    callers of a slow provider holding flows.models' slots never overlap."""
     import threading
     import time
     import uuid
@@ -56,6 +57,7 @@ def test_model_calls_are_bounded_by_a_prefect_global_concurrency_limit(prefect_h
     from prefect.client.orchestration import get_client
     from prefect.client.schemas.actions import GlobalConcurrencyLimitCreate
 
+    from flows.models import prefect_slots
     from providers.offline import OfflineProvider
 
     name = f"pagetree-model-{uuid.uuid4().hex[:6]}"
@@ -76,8 +78,13 @@ def test_model_calls_are_bounded_by_a_prefect_global_concurrency_limit(prefect_h
                 SlowOffline.active -= 1
             return super().complete(*args, **kwargs)
 
-    provider = LimitedProvider(SlowOffline(), name)
-    threads = [threading.Thread(target=provider.complete, args=("system", "some text to summarise")) for _ in range(4)]
+    slots, provider = prefect_slots(name), SlowOffline()
+
+    def call() -> None:
+        with slots():  # what flows.models wraps around each HTTP attempt when PAGETREE_MODEL_GCL is set
+            provider.complete("system", "some text to summarise")
+
+    threads = [threading.Thread(target=call) for _ in range(4)]
     for t in threads:
         t.start()
     for t in threads:
