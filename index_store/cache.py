@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import os
 import re
 import threading
-from concurrent.futures import ThreadPoolExecutor
+import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timezone
 from typing import Any, Sequence
 
@@ -23,6 +26,7 @@ from index_store.backends import Backend
 from index_store.errors import NotFound, StoreError
 from index_store.layout import CACHE
 
+log = logging.getLogger(__name__)
 _UNSAFE = re.compile(r"[^A-Za-z0-9._\-]+")
 _HEX = re.compile(r"^[0-9a-f]{64}$")
 
@@ -44,7 +48,10 @@ class StoreSummaryCache:
         self.hits = 0
         self.misses = 0
         self.writes = 0
+        self.writers = 4
         self._lock = threading.Lock()
+        self._writer: ThreadPoolExecutor | None = None
+        self._pending: list[Future[None]] = []
 
     def key_path(self, key: str) -> str:
         name = key if _HEX.match(key) else hashlib.sha256(key.encode()).hexdigest()
@@ -74,8 +81,37 @@ class StoreSummaryCache:
         return out
 
     def put(self, key: str, entry: dict[str, Any]) -> None:
+        """Queue a write (a background thread does it); ``flush()`` waits for all queued writes."""
         record = {**entry, "model": self.model, "prompt_version": self.prompt_version,
                   "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")}
-        self.backend.put_bytes(self.key_path(key), json.dumps(record, ensure_ascii=False).encode("utf-8"))
+        data = json.dumps(record, ensure_ascii=False).encode("utf-8")
+        with self._lock:
+            if self._writer is None:
+                self._writer = ThreadPoolExecutor(max_workers=self.writers, thread_name_prefix="summary-cache")
+            self._pending.append(self._writer.submit(self._write, self.key_path(key), data))
+
+    def _write(self, path: str, data: bytes) -> None:
+        local = self.backend.local_path(path)
+        if local is not None:
+            # No fsync: a cache entry lost in a crash is only a miss, and fsync per entry costs more than the call.
+            local.parent.mkdir(parents=True, exist_ok=True)
+            tmp = local.with_name(f".{local.name}.{uuid.uuid4().hex}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, local)
+        else:
+            self.backend.put_bytes(path, data)
         with self._lock:
             self.writes += 1
+
+    def flush(self) -> None:
+        """Wait for queued writes; a failed write is logged and skipped (the entry is simply not cached)."""
+        with self._lock:
+            pending, self._pending = self._pending, []
+            writer, self._writer = self._writer, None  # no idle threads left behind per document
+        if writer is not None:
+            writer.shutdown(wait=True)
+        for future in pending:
+            try:
+                future.result()
+            except Exception as exc:  # the cache is an optimisation: never fail a document for it
+                log.warning("summary cache write failed: %s", exc)

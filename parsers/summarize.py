@@ -60,6 +60,9 @@ class SummaryCache(Protocol):
 
     def put(self, key: str, entry: dict[str, Any]) -> None: ...
 
+    def flush(self) -> None:
+        """Wait until every put is stored."""
+
 
 def _terms(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text) if w.lower() not in STOP and len(w) > 2]
@@ -262,6 +265,8 @@ def summarize_tree(
     if concurrency <= 1:
         for node in reversed(order):  # reversed pre-order visits every child before its parent
             finish(node, work(node))
+        if cache is not None:
+            cache.flush()
         return run
 
     parent: dict[int, Node] = {id(c): n for n in order for c in n.nodes}
@@ -278,6 +283,8 @@ def summarize_tree(
                     waiting[id(up)] -= 1
                     if waiting[id(up)] == 0:
                         futures[pool.submit(work, up)] = up
+    if cache is not None:
+        cache.flush()
     return run
 
 
@@ -296,6 +303,7 @@ def describe_document(root: Node, summarizer: Summarizer, *, doc_title: str, pag
             text = describe(doc_title, page_count, children)
             if cache is not None and ckey:
                 cache.put(ckey, {"summary": text, "summary_source": "model", "title": doc_title})
+                cache.flush()
             return text, "model"
         except ProviderError:
             pass

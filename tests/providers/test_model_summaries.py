@@ -103,6 +103,7 @@ def test_cache_is_per_model_and_prompt_version(tmp_path) -> None:
     backend = LocalBackend(tmp_path)
     a = StoreSummaryCache(backend, "gpt-4o-mini", "p1")
     a.put("ab" * 32, {"summary": "s", "summary_source": "model"})
+    a.flush()
     assert StoreSummaryCache(backend, "gpt-4o-mini", "p2").get_many(["ab" * 32]) == {}
     assert StoreSummaryCache(backend, "other/model", "p1").get_many(["ab" * 32]) == {}
     assert a.get_many(["ab" * 32])["ab" * 32]["summary"] == "s"

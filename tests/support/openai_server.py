@@ -32,6 +32,7 @@ Usage in replies: prompt_tokens = characters of all messages // 4, completion_to
 The Authorization header is not stored in the log; ``Recorded.auth_ok`` says whether it matched.
 
 Fixture: ``openai_server`` (function scope) yields a started FakeOpenAI.
+Benchmarks: ``RemoteFakeOpenAI`` runs the same server in a child process (``python -m tests.support.openai_server``).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
@@ -281,7 +283,9 @@ def _make_handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             self._send(status, json.dumps(body).encode(), headers)
 
         def do_GET(self) -> None:
-            if self.path.rstrip("/").endswith("/models"):
+            if self.path.rstrip("/").endswith("/_stats"):  # for RemoteFakeOpenAI
+                self._send(200, json.dumps({"calls": server.calls, "max_in_flight": server.max_in_flight}).encode())
+            elif self.path.rstrip("/").endswith("/models"):
                 self._send(200, json.dumps({"object": "list", "data": [{"id": server.model, "object": "model"}]}).encode())
             else:
                 self._error(404, "not found")
@@ -289,6 +293,14 @@ def _make_handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length) if length else b""
+            if self.path.rstrip("/").endswith("/_control"):  # for RemoteFakeOpenAI
+                control = json.loads(raw or b"{}")
+                if "fail_all" in control:
+                    server.fail_all(Fault(**control["fail_all"]) if control["fail_all"] else None)
+                if control.get("reset_max"):
+                    server.max_in_flight = 0
+                self._send(200, b"{}")
+                return
             try:
                 body = json.loads(raw or b"{}")
             except ValueError:
@@ -360,3 +372,90 @@ def openai_server() -> Iterator[FakeOpenAI]:
     """A started FakeOpenAI on 127.0.0.1 (random port), stopped after the test."""
     with FakeOpenAI() as server:
         yield server
+
+
+class RemoteFakeOpenAI:
+    """A FakeOpenAI in a child process, for benchmarks: its CPU does not compete with the client's GIL.
+
+    ``reply`` names an importable "module:function" (a reply_fn); calls, max_in_flight, fail_all()
+    and reset_max() go through the /v1/_stats and /v1/_control endpoints.
+    """
+
+    def __init__(self, *, latency: float = 0.0, reply: str | None = None):
+        self.latency = latency
+        self.reply = reply
+        self.base_url = ""
+        self._proc: Any = None
+
+    def start(self) -> "RemoteFakeOpenAI":
+        import subprocess
+        import sys
+
+        cmd = [sys.executable, "-m", "tests.support.openai_server", "--latency", str(self.latency)]
+        if self.reply:
+            cmd += ["--reply", self.reply]
+        repo = str(Path(__file__).resolve().parents[2])  # so "-m tests.support..." and the reply module import
+        self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=repo)
+        self.base_url = self._proc.stdout.readline().strip()
+        if not self.base_url.startswith("http"):
+            raise RuntimeError("fake OpenAI server did not start")
+        return self
+
+    def stop(self) -> None:
+        if self._proc is not None:
+            self._proc.terminate()
+            self._proc.wait(timeout=10)
+            self._proc = None
+
+    def __enter__(self) -> "RemoteFakeOpenAI":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _call(self, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        import urllib.request
+
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base_url + path, data=data, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return json.loads(resp.read() or b"{}")
+
+    @property
+    def calls(self) -> int:
+        return int(self._call("/_stats")["calls"])
+
+    @property
+    def max_in_flight(self) -> int:
+        return int(self._call("/_stats")["max_in_flight"])
+
+    def reset_max(self) -> None:
+        self._call("/_control", {"reset_max": True})
+
+    def fail_all(self, fault: Fault | None) -> None:
+        self._call("/_control", {"fail_all": None if fault is None else dict(fault.__dict__)})
+
+
+def _main() -> None:
+    import argparse
+    import importlib
+    import signal
+
+    ap = argparse.ArgumentParser(description="Run the fake OpenAI-compatible server until terminated.")
+    ap.add_argument("--latency", type=float, default=0.0)
+    ap.add_argument("--reply", default=None, help="module:function used as reply_fn")
+    args = ap.parse_args()
+    server = FakeOpenAI(latency=args.latency).start()
+    if args.reply:
+        module, func = args.reply.split(":")
+        server.reply_fn = getattr(importlib.import_module(module), func)
+    print(server.base_url, flush=True)
+    signal.sigwait({signal.SIGTERM, signal.SIGINT})
+    server.stop()
+
+
+if __name__ == "__main__":
+    import signal
+
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
+    _main()
