@@ -65,6 +65,8 @@ def classify(stats: PageStats) -> PageKind:
         return PageKind.BLANK
     if stats.good_chars < LITTLE_TEXT_CHARS and (stats.image_coverage >= FIGURE_COVERAGE or stats.drawings >= DENSE_DRAWINGS):
         return PageKind.FIGURE_HEAVY
+    if no_text and stats.image_coverage >= 0.05:  # a lone picture: only a model can say what it shows
+        return PageKind.FIGURE_HEAVY
     return PageKind.BORN_DIGITAL
 
 

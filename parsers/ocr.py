@@ -29,12 +29,11 @@ import pymupdf
 import pytesseract
 
 from parsers.errors import DependencyError
-from parsers.layout import Line, PageLayout, Word
+from parsers.layout import PageLayout
+from parsers.ocr_layout import layout_from_hocr
 
-ROTATE_BELOW_CONFIDENCE = 60.0  # a first pass reading worse than this triggers an orientation check
+ROTATE_BELOW_CONFIDENCE = 60.0  # a first pass whose median word reads worse than this triggers an orientation check
 BLANK_INK_SHARE = 0.00005  # fewer dark pixels than this share of the page: nothing to read
-_XHTML = "{http://www.w3.org/1999/xhtml}"
-_LINE_CLASSES = {"ocr_line", "ocr_header", "ocr_caption", "ocr_textfloat"}
 
 
 @dataclass(frozen=True)
@@ -94,82 +93,6 @@ def osd_available() -> bool:
         return False
 
 
-# -- hOCR -> PageLayout ------------------------------------------------------
-
-_BBOX = re.compile(r"bbox (\d+) (\d+) (\d+) (\d+)")
-_WCONF = re.compile(r"x_wconf (\d+)")
-_XSIZE = re.compile(r"x_size ([\d.]+)")
-
-
-def _title(el: ET.Element, pattern: re.Pattern[str]) -> re.Match[str] | None:
-    return pattern.search(el.get("title", ""))
-
-
-def layout_from_hocr(hocr: bytes, number: int, scale: float, width: float, height: float,
-                     label: str | None = None) -> tuple[PageLayout, list[float]]:
-    """Build a PageLayout from tesseract hOCR; ``scale`` turns pixels into points (72/dpi).
-
-    Returns the layout and the word confidences (0-100). ``text`` keeps tesseract's
-    reading order (blocks, then lines); ``lines`` are visual lines (tesseract lines
-    sharing a baseline across blocks are merged, e.g. a TOC title and its right-aligned
-    page number), each word with its own box.
-    """
-    root = ET.fromstring(hocr)
-    ocr_lines: list[Line] = []
-    confs: list[float] = []
-    reading: list[str] = []
-    for el in root.iter():
-        if el.tag != _XHTML + "span" or el.get("class") not in _LINE_CLASSES:
-            continue
-        words: list[Word] = []
-        for w in el:
-            if w.get("class") != "ocrx_word":
-                continue
-            text = "".join(w.itertext()).strip()
-            box = _title(w, _BBOX)
-            if not text or box is None:
-                continue
-            x0, y0, x1, y1 = (int(v) * scale for v in box.groups())
-            words.append(Word(text, x0, y0, x1, y1))
-            conf = _title(w, _WCONF)
-            if conf is not None:
-                confs.append(float(conf.group(1)))
-        if not words:
-            continue
-        xsize = _title(el, _XSIZE)
-        size = round(float(xsize.group(1)) * scale, 1) if xsize else round(max(w.y1 - w.y0 for w in words), 1)
-        line = Line(text=" ".join(w.text for w in words), x0=min(w.x0 for w in words), y0=min(w.y0 for w in words),
-                    x1=max(w.x1 for w in words), y1=max(w.y1 for w in words), size=size, words=words)
-        ocr_lines.append(line)
-        reading.append(line.text)
-    layout = PageLayout(number=number, width=width, height=height, label=label, lines=merge_lines(ocr_lines),
-                        text="\n".join(reading), text_source="ocr" if reading else "none",
-                        ocr_confidence=round(statistics.fmean(confs), 2) if confs else None)
-    return layout, confs
-
-
-def merge_lines(lines: list[Line]) -> list[Line]:
-    """Merge lines whose vertical extents overlap by more than half into visual lines, top to bottom."""
-    groups: list[list[Line]] = []
-    for line in sorted(lines, key=lambda ln: ((ln.y0 + ln.y1) / 2, ln.x0)):
-        if groups:
-            last = groups[-1]
-            gy0, gy1 = min(g.y0 for g in last), max(g.y1 for g in last)
-            overlap = min(gy1, line.y1) - max(gy0, line.y0)
-            if overlap > 0.5 * max(1e-3, min(gy1 - gy0, line.y1 - line.y0)):
-                last.append(line)
-                continue
-        groups.append([line])
-    out = []
-    for group in groups:
-        group.sort(key=lambda ln: ln.x0)
-        main = max(group, key=lambda ln: len(ln.text))
-        out.append(Line(text=" ".join(g.text for g in group), x0=min(g.x0 for g in group), y0=min(g.y0 for g in group),
-                        x1=max(g.x1 for g in group), y1=max(g.y1 for g in group), size=main.size,
-                        words=[w for g in group for w in g.words]))
-    return out
-
-
 # -- one page ------------------------------------------------------------------
 
 _DOCS: dict[str, pymupdf.Document] = {}
@@ -184,9 +107,10 @@ def effective_dpi(width_pt: float, height_pt: float, dpi: int, max_pixels: int) 
     return max(1, int(72 * (max_pixels / max(width_pt * height_pt, 1e-6)) ** 0.5))
 
 
-def _render(path: str, number: int, dpi: int, max_pixels: int, out: str) -> tuple[float, float, int, float]:
-    """Render a page to a grayscale PGM file; returns (width pt, height pt, dpi used, dark-pixel share)."""
+def _render(path: str, number: int, dpi: int, max_pixels: int, out: str) -> tuple[float, float, int, float, str]:
+    """Render a page to a grayscale PGM file; returns (width pt, height pt, dpi used, dark-pixel share, MuPDF warnings)."""
     with _RENDER_LOCK:
+        pymupdf.TOOLS.mupdf_warnings(reset=True)
         doc = _DOCS.get(path)
         if doc is None:
             for old in _DOCS.values():  # a worker keeps only the document it is working on open
@@ -200,8 +124,10 @@ def _render(path: str, number: int, dpi: int, max_pixels: int, out: str) -> tupl
         hist = _histogram(pix)
         pix.save(out)
         del pix
+        # MuPDF draws what it can of a broken image stream and only warns; the warnings say why a page came out empty.
+        warnings = pymupdf.TOOLS.mupdf_warnings(reset=True) or ""
     dark = sum(hist[:128]) / max(1, sum(hist))
-    return rect.width, rect.height, used, dark
+    return rect.width, rect.height, used, dark, warnings
 
 
 def _histogram(pix: "pymupdf.Pixmap") -> list[int]:
@@ -247,23 +173,29 @@ def ocr_page(path: str, number: int, label: str | None, opts: OcrOptions) -> Ocr
     with tempfile.TemporaryDirectory(prefix="pagetree-ocr-") as tmp:
         image = os.path.join(tmp, "page.pgm")
         try:
-            width, height, result.dpi, dark = _render(path, number, opts.dpi, opts.max_pixels, image)
+            width, height, result.dpi, dark, warnings = _render(path, number, opts.dpi, opts.max_pixels, image)
         except Exception as exc:  # a corrupt page or image stream: record it, keep the document
             result.layout.error = f"render failed: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
             result.seconds = time.perf_counter() - t0
             return result
         result.layout.width, result.layout.height = width, height
+        first_warning = warnings.splitlines()[0] if warnings else ""
         if dark < BLANK_INK_SHARE or dark > 1 - BLANK_INK_SHARE:
+            if "image" in warnings or "jpeg" in warnings.lower():
+                result.layout.error = f"page image could not be decoded: {first_warning}"
             result.skipped = "blank"
             result.seconds = time.perf_counter() - t0
             return result
+        if warnings:
+            result.notes.append(f"render warnings: {first_warning}")
         scale = 72.0 / result.dpi
         try:
             t1 = time.perf_counter()
             result.tesseract_calls += 1
             layout, confs = layout_from_hocr(_hocr(image, opts), number, scale, width, height, label)
             result.tesseract_seconds += time.perf_counter() - t1
-            if opts.rotate and (not confs or statistics.fmean(confs) < ROTATE_BELOW_CONFIDENCE):
+            # median, not mean: leader dots on a contents page are many low-confidence words on an upright page
+            if opts.rotate and (not confs or statistics.median(confs) < ROTATE_BELOW_CONFIDENCE):
                 layout = _try_rotations(image, tmp, number, scale, width, height, label, opts, layout, result)
             if not result.rotation and looks_like_toc(layout):
                 layout = _reread_as_block(image, number, scale, width, height, label, opts, layout, result)

@@ -78,7 +78,7 @@ def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: i
             ocr_info["rotation"] = "OSD data missing (apt package tesseract-ocr-osd): no auto-rotation"
         labels = pdf.labels()
         results = ocr_pages(str(pdf.path), [(n, labels[n - 1]) for n in todo], opts, workers or default_workers())
-        errors, blank, rotated, downscaled = {}, [], {}, {}
+        errors, blank, rotated, downscaled, notes = {}, [], {}, {}, {}
         for n in todo:
             r = results[n]
             calls += r.tesseract_calls
@@ -88,6 +88,8 @@ def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: i
                 downscaled[n] = r.dpi
             if r.rotation:
                 rotated[n] = r.rotation
+            if r.notes:
+                notes[n] = "; ".join(r.notes)
             if r.layout.error:
                 errors[n] = r.layout.error
                 stage.sources[n] = "none"
@@ -103,7 +105,7 @@ def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: i
                 if r.layout.ocr_confidence < vision_below:
                     low.append(n)
         ocr_info.update({k: v for k, v in (("errors", errors), ("blank", _ranges(blank)), ("rotated", rotated),
-                                           ("downscaled_dpi", downscaled), ("low_confidence", _ranges(low))) if v})
+                                           ("downscaled_dpi", downscaled), ("low_confidence", _ranges(low)), ("notes", notes)) if v})
     stage.stats.update(ocr_pages=sum(1 for s in stage.sources.values() if s == "ocr"), ocr_calls=calls,
                        ocr_seconds=round(ocr_seconds, 3), tesseract_seconds=round(tess_seconds, 3))
     wanted = sorted(by_kind[PageKind.FIGURE_HEAVY.value] + low)
