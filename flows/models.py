@@ -6,11 +6,11 @@ reach them (OPENAI_API_KEY, OPENAI_BASE_URL, PAGETREE_MODEL_CONCURRENCY, ...)
 is read from the worker's environment here and never enters flow parameters,
 manifests or logs.
 
-Concurrency is capped per process (PAGETREE_MODEL_CONCURRENCY, default 8) by
+Concurrency is capped per process (PAGETREE_MODEL_CONCURRENCY, default 16) by
 one runtime shared by every document the process indexes. To share one cap
 across processes: PAGETREE_MODEL_SLOTS_DIR=<dir> (all processes on one host,
 fcntl slot files) or PAGETREE_MODEL_GCL=<name> (any number of hosts, a Prefect
-global concurrency limit: ``prefect gcl create <name> --limit 8``).
+global concurrency limit: ``prefect gcl create <name> --limit 16``).
 """
 
 from __future__ import annotations

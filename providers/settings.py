@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-DEFAULT_CONCURRENCY = 8
+# 16 requests in flight: ~16 calls/s at a cheap model's ~1 s latency, inside OpenAI tier-2 rate limits;
+# lower it (PAGETREE_MODEL_CONCURRENCY) for tier-1 keys or a small local server. 429s are retried anyway.
+DEFAULT_CONCURRENCY = 16
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from providers.base import Completion, ModelProvider
 from providers.errors import ProviderError, ProviderResponseError
 from providers.prompts import (DESCRIPTION, MAX_CHILD_SUMMARIES, MAX_SECTION_CHARS, PROMPT_VERSION, SUMMARY,
                                SUMMARY_MAX_WORDS, Prompt, clip_chars, fence)
+from providers.settings import DEFAULT_CONCURRENCY
 from providers.usage import Usage
 
 HARD_MAX_WORDS = SUMMARY_MAX_WORDS + 10  # a model running a little long is clipped, not rejected
@@ -31,7 +32,7 @@ class ModelSummarizer:
     name = "model"
 
     def __init__(self, provider: ModelProvider, usage: Usage | None = None, *, cache: SummaryCache | None = None,
-                 concurrency: int = 8, prompt_version: str = PROMPT_VERSION):
+                 concurrency: int = DEFAULT_CONCURRENCY, prompt_version: str = PROMPT_VERSION):
         self.provider = provider
         self.usage = usage or Usage(provider=provider.name, model=provider.model)
         self.cache = cache
