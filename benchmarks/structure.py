@@ -1,0 +1,308 @@
+"""Structure benchmark: how much of each PDF's own outline the indexer recovers, and at what cost.
+
+Runs the metric of /work/shared/corpus/manuals/README.md (benchmarks/metric.py) over
+the manuals corpus in variants A / B1 / B2 / B3 and over the FinanceBench filings
+that carry bookmarks (bookmarks removed), side by side with pymupdf4llm's heading
+detection and PageIndex's offline "flash" mode, with plain PyMuPDF text extraction
+as the time floor. Prints a markdown table; writes benchmarks/results/structure.json.
+
+    .venv/bin/python benchmarks/structure.py [--corpus .corpus] [--filings DIR] [--peers pymupdf4llm,pageindex]
+
+Peers run in subprocesses: importing pymupdf4llm switches PyMuPDF into its layout
+mode process-wide, and PageIndex lives in its own venv (benchmarks/.work/pageindex-venv)
+because its dependencies (litellm, openai 2.x) would downgrade the project's openai.
+Module-level imports are stdlib only so the peer workers can run under any interpreter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FETCH = "/work/shared/corpus/manuals/fetch.sh"
+DEFAULT_FILINGS = "/work/shared/corpus/financebench/pdfs"
+PAGEINDEX_VENV = ROOT / "benchmarks" / ".work" / "pageindex-venv"
+
+
+# -- peer workers (stdlib + the peer library only) ------------------------------------------
+
+
+def _worker_pymupdf4llm(files: list[str]) -> dict:
+    import pymupdf
+    import pymupdf4llm
+
+    pymupdf4llm.use_layout(False)  # the font-statistics header detector (IdentifyHeaders), ~0.1 s/page
+    out = {}
+    for f in files:
+        t0 = time.perf_counter()
+        try:
+            with pymupdf.open(f) as doc:
+                hdr = pymupdf4llm.IdentifyHeaders(doc)
+                chunks = pymupdf4llm.to_markdown(doc, page_chunks=True, hdr_info=hdr, show_progress=False)
+            preds = []
+            for i, chunk in enumerate(chunks):
+                page = int(chunk.get("metadata", {}).get("page", i + 1))
+                for line in chunk["text"].splitlines():
+                    m = re.match(r"^(#{1,6})\s+(.*\S)\s*$", line)
+                    if m:
+                        title = re.sub(r"[*_`]+", "", m.group(2)).strip()
+                        if title:
+                            preds.append((len(m.group(1)), title, page))
+            out[f] = {"pred": preds, "seconds": time.perf_counter() - t0}
+        except Exception as exc:  # a peer failing on a document scores zero, as ours would
+            out[f] = {"error": f"{type(exc).__name__}: {exc}", "seconds": time.perf_counter() - t0}
+    return out
+
+
+def _worker_pageindex(files: list[str]) -> dict:
+    from pageindex.flash import page_index_flash
+
+    out = {}
+    for f in files:
+        t0 = time.perf_counter()
+        try:
+            # The fully LLM-free configuration (layout statistics only), per its docstring.
+            result = page_index_flash(f, summary=False, optimize=False, use_embedded_toc=False)
+            preds: list = []
+
+            def walk(nodes: list, level: int) -> None:
+                for node in nodes or []:
+                    page = node.get("start_index", node.get("page_index", node.get("physical_index")))
+                    if page is not None:
+                        preds.append((level, str(node.get("title", "")), int(page)))
+                    walk(node.get("nodes") or [], level + 1)
+
+            walk(result.get("structure") or [], 1)
+            out[f] = {"pred": preds, "seconds": time.perf_counter() - t0, "toc_source": result.get("toc_source")}
+        except Exception as exc:
+            out[f] = {"error": f"{type(exc).__name__}: {exc}", "seconds": time.perf_counter() - t0}
+    return out
+
+
+def _run_peer(name: str, files: list[str], timeout: float) -> dict:
+    python = sys.executable
+    if name == "pageindex":
+        python = str(PAGEINDEX_VENV / "bin" / "python")
+        if not Path(python).exists():
+            return {"_unavailable": f"no PageIndex venv at {PAGEINDEX_VENV}: create it with "
+                                    f"`.venv/bin/python -m venv {PAGEINDEX_VENV} && {PAGEINDEX_VENV}/bin/pip install pageindex==0.4.7`"}
+    proc = subprocess.run([python, __file__, "--peer-worker", name, *files], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "PYTHONPATH": ""}, cwd="/tmp")
+    if proc.returncode != 0:
+        return {"_unavailable": (proc.stderr.strip().splitlines() or ["failed"])[-1]}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+# -- our side ---------------------------------------------------------------------------------
+
+
+def _floor_seconds(path: Path) -> float:
+    """Plain PyMuPDF text extraction of every page: the time floor."""
+    import pymupdf
+
+    t0 = time.perf_counter()
+    with pymupdf.open(path) as doc:
+        for page in doc:
+            page.get_text()
+    return time.perf_counter() - t0
+
+
+def _ours(path: Path, max_leaf_pages: int) -> dict:
+    """Structure as the pipeline builds it (texts read first, then recover_structure + build_tree)."""
+    from benchmarks.metric import predictions_from_tree
+    from parsers.pdf import PdfSource
+    from parsers.ranges import build_tree, page_groups
+    from parsers.structure import recover_structure
+
+    calls = {"n": 0}
+
+    def counting_hook(pdf):  # the LLM seam: counts calls, never answers (no model here)
+        calls["n"] += 1
+        return [], {"reason": "benchmark: no model"}
+
+    t0 = time.perf_counter()
+    with PdfSource(path) as pdf:
+        for n in range(1, pdf.page_count + 1):
+            pdf.text(n)
+        t1 = time.perf_counter()
+        result = recover_structure(pdf, llm_hook=counting_hook, max_leaf_pages=max_leaf_pages)
+        root = build_tree(result.entries, pdf.page_count, path.stem) if result.entries else page_groups(pdf.page_count, path.stem)
+        t2 = time.perf_counter()
+        pages = pdf.page_count
+    tree = {"root": root.to_dict()}
+    toc = result.decisions.get("toc", {})
+    return {
+        "pred": predictions_from_tree(tree),
+        "pred_sections": predictions_from_tree(tree, synthetic=False),
+        "source": result.source,
+        "page_offset": result.page_offset,
+        "model_calls": calls["n"],
+        "pages": pages,
+        "text_seconds": t1 - t0,
+        "structure_seconds": t2 - t1,
+        "toc": {k: toc.get(k) for k in ("pages", "entries", "verified", "corrected", "linked", "located", "unverifiable", "offset_method") if k in toc},
+    }
+
+
+def _ensure_corpus(corpus: Path) -> None:
+    if corpus.is_dir() and any(corpus.glob("*.pdf")):
+        return
+    corpus.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["bash", FETCH, str(corpus)], check=True)
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.3f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", default=str(ROOT / ".corpus"))
+    ap.add_argument("--filings", default=DEFAULT_FILINGS, help="FinanceBench pdfs folder ('' to skip)")
+    ap.add_argument("--variants", default="A,B1,B2,B3")
+    ap.add_argument("--peers", default="pymupdf4llm,pageindex", help="comma list, '' for none")
+    ap.add_argument("--peer-variant", default="B2", help="manuals variant the peers run on")
+    ap.add_argument("--docs", default="", help="comma list of doc ids to restrict to")
+    ap.add_argument("--max-leaf-pages", type=int, default=10)
+    ap.add_argument("--work", default=str(ROOT / "benchmarks" / ".work" / "structure"))
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "structure.json"))
+    ap.add_argument("--peer-timeout", type=float, default=3600)
+    args = ap.parse_args(argv)
+
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.metric import failed_score, make_variant, mean_scores, score, truth_from_pdf
+
+    corpus, work = Path(args.corpus), Path(args.work)
+    _ensure_corpus(corpus)
+    work.mkdir(parents=True, exist_ok=True)
+    only = {d for d in args.docs.split(",") if d}
+    variants = [v for v in args.variants.split(",") if v]
+    peers = [p for p in args.peers.split(",") if p]
+
+    sets: list[tuple[str, str, Path, Path]] = []  # (set, doc_id, original, variant file)
+    for src in sorted(corpus.glob("*.pdf")):
+        if only and src.stem not in only:
+            continue
+        for v in variants:
+            dst = work / f"{src.stem}.{v}.pdf"
+            if not dst.exists():
+                make_variant(src, dst, v)
+            sets.append((f"manuals-{v}", src.stem, src, dst))
+    if args.filings and Path(args.filings).is_dir():
+        for src in sorted(Path(args.filings).glob("*.pdf")):
+            if only and src.stem not in only:
+                continue
+            if not truth_from_pdf(src):
+                continue
+            group = "earnings" if "EARNINGS" in src.stem.upper() else "filings"
+            dst = work / f"{src.stem}.B1.pdf"  # outline removed (these carry no page labels)
+            if not dst.exists():
+                make_variant(src, dst, "B1")
+            sets.append((f"{group}-no-outline", src.stem, src, dst))
+
+    rows: list[dict] = []
+    for set_name, doc_id, src, path in sets:
+        truth = truth_from_pdf(src)
+        floor = min(_floor_seconds(path) for _ in range(2))
+        try:
+            ours = _ours(path, args.max_leaf_pages)
+            s, s_sec = score(truth, ours["pred"]), score(truth, ours["pred_sections"])
+            err = None
+        except Exception as exc:  # the document scores zero, the run goes on
+            ours, s, s_sec, err = {"pages": 0}, failed_score(truth), failed_score(truth), f"{type(exc).__name__}: {exc}"
+        row = {"set": set_name, "doc": doc_id, "method": "pagetree", "score": s, "score_sections": s_sec,
+               "floor_seconds": floor, "error": err,
+               **{k: v for k, v in ours.items() if k not in ("pred", "pred_sections")}}
+        if ours.get("pages"):
+            row["seconds_per_page"] = ours["structure_seconds"] / ours["pages"]
+            row["floor_per_page"] = floor / ours["pages"]
+            row["ratio_to_floor"] = ours["structure_seconds"] / floor if floor else None
+        rows.append(row)
+        print(f"{set_name:24s} {doc_id:34s} {ours.get('source', 'error'):9s} F1(l<=2) {s['l12']['f1']:.3f} "
+              f"F1(all) {s['all']['f1']:.3f} ratio {row.get('ratio_to_floor') or 0:.2f}", file=sys.stderr)
+
+    peer_sets = {f"manuals-{args.peer_variant}", "filings-no-outline", "earnings-no-outline"}
+    peer_files = [(sn, d, src, p) for sn, d, src, p in sets if sn in peer_sets]
+    peer_notes: dict[str, str] = {}
+    for peer in peers:
+        t0 = time.perf_counter()
+        res = _run_peer(peer, [str(p) for *_, p in peer_files], args.peer_timeout)
+        print(f"peer {peer}: {time.perf_counter() - t0:.1f}s", file=sys.stderr)
+        if "_unavailable" in res:
+            peer_notes[peer] = res["_unavailable"]
+            continue
+        for set_name, doc_id, src, path in peer_files:
+            r = res.get(str(path), {"error": "missing"})
+            truth = truth_from_pdf(src)
+            s = score(truth, r["pred"]) if "pred" in r else failed_score(truth)
+            pages = next((x["pages"] for x in rows if x["doc"] == doc_id and x["set"] == set_name), 0) or 1
+            floor = next((x["floor_seconds"] for x in rows if x["doc"] == doc_id and x["set"] == set_name), 0.0)
+            rows.append({"set": set_name, "doc": doc_id, "method": peer, "score": s, "score_sections": s,
+                         "error": r.get("error"), "seconds_per_page": r["seconds"] / pages,
+                         "ratio_to_floor": r["seconds"] / floor if floor else None, "pages": pages,
+                         **({"toc_source": r["toc_source"]} if r.get("toc_source") else {})})
+
+    summary = []
+    for set_name in dict.fromkeys(r["set"] for r in rows):
+        for method in dict.fromkeys(r["method"] for r in rows if r["set"] == set_name):
+            sel = [r for r in rows if r["set"] == set_name and r["method"] == method]
+            m, msec = mean_scores(r["score"] for r in sel), mean_scores(r["score_sections"] for r in sel)
+            ratios = [r["ratio_to_floor"] for r in sel if r.get("ratio_to_floor") is not None]
+            spp = [r["seconds_per_page"] for r in sel if r.get("seconds_per_page") is not None]
+            fpp = [r["floor_per_page"] for r in sel if r.get("floor_per_page") is not None]
+            summary.append({
+                "set": set_name, "method": method, "docs": len(sel),
+                "l12": m["l12"], "all": m["all"], "l12_sections": msec["l12"], "all_sections": msec["all"],
+                "seconds_per_page_median": statistics.median(spp) if spp else None,
+                "floor_per_page_median": statistics.median(fpp) if fpp else None,
+                "ratio_to_floor_median": statistics.median(ratios) if ratios else None,
+                "model_calls": sum(r.get("model_calls", 0) for r in sel),
+                "errors": sum(1 for r in sel if r.get("error")),
+            })
+
+    lines = ["| set | method | docs | F1 l<=2 | P l<=2 | R l<=2 | page acc l<=2 | F1 all | F1 l<=2 (no made-up nodes) | s/page (median) | floor s/page | x floor (median) | model calls |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    def num(x: float | None, fmt: str) -> str:
+        return "" if x is None else format(x, fmt)
+
+    for s in summary:
+        lines.append(
+            f"| {s['set']} | {s['method']} | {s['docs']} | {_fmt(s['l12']['f1'])} | {_fmt(s['l12']['precision'])} | "
+            f"{_fmt(s['l12']['recall'])} | {_fmt(s['l12']['page_accuracy'])} | {_fmt(s['all']['f1'])} | "
+            f"{_fmt(s['l12_sections']['f1'])} | "
+            f"{num(s['seconds_per_page_median'], '.4f')} | {num(s['floor_per_page_median'], '.4f')} | "
+            f"{num(s['ratio_to_floor_median'], '.2f')} | "
+            f"{s['model_calls'] if s['method'] == 'pagetree' else ''} |")
+    for peer, why in peer_notes.items():
+        lines.append(f"\n{peer}: not run: {why}")
+    table = "\n".join(lines)
+    print(table)
+    out = {
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "machine": {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count()},
+        "max_leaf_pages": args.max_leaf_pages,
+        "summary": summary,
+        "rows": rows,
+        "peer_notes": peer_notes,
+        "table": table,
+    }
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(out, indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--peer-worker":
+        worker = {"pymupdf4llm": _worker_pymupdf4llm, "pageindex": _worker_pageindex}[sys.argv[2]]
+        print(json.dumps(worker(sys.argv[3:])))
+        sys.exit(0)
+    sys.exit(main())
