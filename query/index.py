@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 import threading
-from functools import lru_cache
+import time
+from collections import OrderedDict
 from typing import Any
 
 from index_store import layout
+from index_store.errors import InvalidDocId
 from index_store.errors import NotFound as StoreNotFound
 from index_store.model import Node, Tree
 from index_store.store import Store
@@ -21,6 +23,7 @@ from query.errors import InvalidRequest, NotFoundError
 DEFAULT_MAX_CHARS = 20_000
 MAX_GREP_HITS = 200
 MAX_PATTERN = 500
+GREP_SECONDS = 2.0  # time budget of one grep call (regex engine timeout)
 
 
 def parse_page_spec(spec: str | tuple[int, int] | list[int], page_count: int, limit: int = 200) -> list[int]:
@@ -191,26 +194,39 @@ class DocIndex:
 
     def grep(self, pattern: str, node_id: str | None = None, pages: str | None = None,
              max_hits: int = 50, ignore_case: bool = True) -> list[dict[str, Any]]:
-        """Regex hits (line, page, node path), scoped to a section and/or pages, capped."""
+        """Regex hits (line, page, node path), scoped to a section and/or pages, capped.
+
+        Patterns run on the ``regex`` engine with a time budget: a catastrophic pattern
+        raises InvalidRequest instead of pinning a CPU.
+        """
+        import regex
+
         if len(pattern) > MAX_PATTERN:
             raise InvalidRequest(f"pattern longer than {MAX_PATTERN} characters")
         try:
-            rx = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
-        except re.error as exc:
+            rx = regex.compile(pattern, (regex.IGNORECASE if ignore_case else 0) | regex.V0)
+        except (regex.error, ValueError, OverflowError) as exc:
             raise InvalidRequest(f"invalid regex {pattern!r}: {exc}") from None
         max_hits = max(1, min(max_hits, MAX_GREP_HITS))
         scope = self.node(node_id or self.tree.root.node_id)
-        numbers = range(scope.start_page, scope.end_page + 1)
+        numbers: Any = range(scope.start_page, min(scope.end_page, self.tree.page_count) + 1)
         if pages:
-            allowed = set(parse_page_spec(pages, self.tree.page_count, limit=10_000))
+            allowed = set(parse_page_spec(pages, self.tree.page_count, limit=100_000))
             numbers = [n for n in numbers if n in allowed]
         rows = self.pages()
         hits: list[dict[str, Any]] = []
+        deadline = time.monotonic() + GREP_SECONDS
         for number in numbers:
             for line in (rows[number - 1]["text"] or "").splitlines():
                 if len(line) > 2000:
                     line = line[:2000]
-                m = rx.search(line)
+                remaining = deadline - time.monotonic()
+                try:
+                    if remaining <= 0:
+                        raise TimeoutError
+                    m = rx.search(line, timeout=remaining)
+                except TimeoutError:
+                    raise InvalidRequest(f"regex {pattern!r} took longer than {GREP_SECONDS}s; simplify it") from None
                 if m:
                     node = self.node_for_page(number)
                     hits.append({"page": number, "node_id": node.node_id, "path": self._path[node.node_id],
@@ -219,29 +235,93 @@ class DocIndex:
                         return hits
         return hits
 
+    def find(self, text: str, max_hits: int = 50) -> list[dict[str, Any]]:
+        """Sections containing ``text`` (case-insensitive exact substring) with the pages it is on."""
+        needle = " ".join(text.split()).lower()
+        if not needle or len(needle) > MAX_PATTERN:
+            raise InvalidRequest(f"find text must be 1-{MAX_PATTERN} characters")
+        rows = self.pages()
+        on_pages = [r["page_number"] for r in rows if needle in " ".join((r["text"] or "").split()).lower()]
+        out: list[dict[str, Any]] = []
+        by_node: dict[str, list[int]] = {}
+        for page in on_pages:
+            by_node.setdefault(self.node_for_page(page).node_id, []).append(page)
+        for node in self.nodes():  # titles match too (a heading may be split across lines in page text)
+            if needle in node.title.lower() and node.node_id not in by_node and node.level > 0:
+                by_node[node.node_id] = []
+        for node_id, pages in by_node.items():
+            node = self.node(node_id)
+            out.append({"node_id": node_id, "title": node.title, "path": self._path[node_id],
+                        "start_page": node.start_page, "end_page": node.end_page, "pages": pages})
+            if len(out) >= max(1, min(max_hits, MAX_GREP_HITS)):
+                break
+        return out
 
-@lru_cache(maxsize=64)
-def _cached_tree(store_uri: str, doc_id: str, version: str) -> Tree:
-    return Store(store_uri).tree(doc_id, version)
+    def versions(self) -> list[dict[str, Any]]:
+        """Published versions of this document, oldest first (version, created_at, fingerprint, ...)."""
+        return versions(self.store, self.doc_id)
+
+    def search(self, question: str, **kwargs: Any) -> Any:
+        """Tree search inside this document (see query.search.search_doc)."""
+        from query.search import search_doc
+
+        return search_doc(self, question, **kwargs)
 
 
-def open_store(store: str | Store) -> Store:
-    return store if isinstance(store, Store) else Store(str(store))
-
-
-def open_index(store: str | Store, doc_id: str, version: str | None = None) -> DocIndex:
-    """A document at ``version`` (default: latest). Raises NotFoundError for unknown docs/versions."""
+def versions(store: str | Store, doc_id: str) -> list[dict[str, Any]]:
+    """History of a document: one summary per published version, oldest first."""
     st = open_store(store)
     try:
         layout.check_doc_id(doc_id)
-        resolved = st.resolve(doc_id, version)
-        tree = _cached_tree(st.uri, doc_id, resolved) if isinstance(store, str) else st.tree(doc_id, resolved)
-    except StoreNotFound as exc:
+        manifests = st.versions(doc_id)
+        latest = (st.latest(doc_id) or {}).get("version")
+    except (StoreNotFound, InvalidDocId) as exc:
         raise NotFoundError(str(exc)) from None
-    except Exception as exc:
-        from index_store.errors import InvalidDocId
+    if not manifests:
+        raise NotFoundError(f"document {doc_id!r} not found in {st.uri}")
+    return [{"version": m.get("version"), "created_at": m.get("created_at"), "latest": m.get("version") == latest,
+             "fingerprint": (m.get("pipeline") or {}).get("fingerprint"), "structure_source": m.get("structure_source"),
+             "pages": (m.get("stats") or {}).get("pages"), "source_sha256": (m.get("source") or {}).get("sha256")}
+            for m in manifests]
 
-        if isinstance(exc, InvalidDocId):
-            raise NotFoundError(str(exc)) from None
-        raise
-    return DocIndex(st, doc_id, resolved, tree)
+
+_CACHE: OrderedDict[tuple[str, str, str], DocIndex] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+CACHE_SIZE = 32
+
+
+def cache_clear() -> None:
+    """Forget every loaded document (tests, or to free memory)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+
+
+def open_store(store: str | Store, **options: Any) -> Store:
+    return store if isinstance(store, Store) else Store(str(store), **options)
+
+
+def open_index(store: str | Store, doc_id: str, version: str | None = None, **store_options: Any) -> DocIndex:
+    """A document at ``version`` (default: latest). Raises NotFoundError for unknown docs/versions.
+
+    Loaded documents are cached in-process by (store, doc, version): versions are
+    immutable, so only the latest.json lookup is repeated for ``version=None``.
+    """
+    st = open_store(store, **store_options)
+    try:
+        layout.check_doc_id(doc_id)
+        resolved = st.resolve(doc_id, version)
+        key = (st.uri, doc_id, resolved)
+        with _CACHE_LOCK:
+            doc = _CACHE.get(key)
+            if doc is not None:
+                _CACHE.move_to_end(key)
+                return doc
+        tree = st.tree(doc_id, resolved)
+    except (StoreNotFound, InvalidDocId) as exc:
+        raise NotFoundError(str(exc)) from None
+    doc = DocIndex(st, doc_id, resolved, tree)
+    with _CACHE_LOCK:
+        _CACHE[key] = doc
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return doc

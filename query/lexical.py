@@ -1,12 +1,15 @@
 """The offline lexical navigator: BM25 per page and per node, propagated up the tree, read best-first.
 
 Scores: every page gets BM25 over its text (normalised to the document's best
-page) plus ``title_weight`` x the BM25 of the titles and summaries of the
-sections that contain it (normalised likewise), so a page under "Consolidated
-Statements of Cash Flows" outranks a page that merely mentions cash flows.
-A node's score is the best score of its pages (the propagation up the tree);
-the navigator then descends from the root like a reader, always expanding the
-most promising unexplored node, and reads a leaf's best pages first.
+page), plus ``heading_weight`` x BM25 over its heading (the page's first
+lines, the finest level of the structure), plus ``title_weight`` x the BM25 of
+the titles and summaries of the sections that contain it, plus ``cue_weight``
+when a heading or title is the financial statement the question names
+(query.cues). So a page under "Consolidated Statements of Cash Flows" outranks
+a page that merely mentions cash flows. A node's score is the best score of its
+pages (the propagation up the tree); the navigator descends from the root like
+a reader, always opening the most promising unexplored section, and reads a
+section's best pages first.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ HEADING_WEIGHT = 0.3   # the page's own heading (its first lines): the tree's fi
 CUE_WEIGHT = 1.0       # a financial statement the question names, found in a heading or title
 MAX_PAGES_PER_HIT = 5
 HEADING_CHARS = 150
+SYNTHETIC_KINDS = ("front_matter", "page_group")  # parsers.ranges marks made-up nodes in node["kind"]
 _GENERATED_TITLE = re.compile(r"^(pages?|part)\s+\d+", re.IGNORECASE)
 
 
@@ -61,7 +65,8 @@ class LexicalIndex:
         heads = [page_heading(t) for t in texts]
         self.head_bm25 = BM25([tokenize(h) for h in heads])
         # Page-group titles ("Pages 11-20") say nothing about content: only real titles count.
-        self.nodes: list[Node] = [n for n in doc.nodes() if n.level > 0 and not _GENERATED_TITLE.match(n.title)]
+        self.nodes: list[Node] = [n for n in doc.nodes() if n.level > 0 and n.extra.get("kind") not in SYNTHETIC_KINDS
+                                  and not _GENERATED_TITLE.match(n.title)]
         # The title counts twice: it is the reader's strongest cue, the summary a weaker one.
         self.meta_bm25 = BM25([tokenize(f"{n.title} {n.title} {n.summary}") for n in self.nodes])
         self.page_cues = [statement_kinds(h) for h in heads]
@@ -137,6 +142,7 @@ def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 
 
     trace: list[dict[str, Any]] = []
     hits: list[Hit] = []
+    read: set[int] = set()
     root = doc.tree.root
     # Frontier entries: (-score, order, node, pages-or-None). pages=None means "a section to open";
     # a list means "these pages of the section, to read".
@@ -167,7 +173,17 @@ def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 
                           "best_children": [c for _, c in children[:3]]})
             continue
         candidates = pages if pages is not None else span(node)
-        ranked = sorted((p for p in candidates if page_scores[p - 1] > 0), key=lambda p: (-page_scores[p - 1], p))
+        ranked = sorted((p for p in candidates if page_scores[p - 1] > 0 and p not in read),
+                        key=lambda p: (-page_scores[p - 1], p))
+        if not ranked:  # sections sharing a page (several bookmarks on one page): read once
+            continue
+        actual = page_scores[ranked[0] - 1]
+        if actual < score and frontier and actual < -frontier[0][0]:
+            # Its best page was already read under another section: requeue at its true score.
+            counter += 1
+            heapq.heappush(frontier, (-actual, counter, node, ranked))
+            continue
+        score = actual
         # Read this section's pages while they beat every other open candidate; the rest of the
         # section goes back on the frontier (a later hit on the same node), so a long section
         # never crowds out a better page elsewhere.
@@ -177,6 +193,7 @@ def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 
         if rest:
             counter += 1
             heapq.heappush(frontier, (-page_scores[rest[0] - 1], counter, node, rest))
+        read.update(keep)
         hits.append(Hit(doc.doc_id, node.node_id, doc.path(node.node_id), node.title, node.start_page, node.end_page,
                         keep, score * weight, doc.version))
         trace.append({"step": steps, "action": "read", "doc_id": doc.doc_id, "node_id": node.node_id, "title": node.title,
