@@ -341,8 +341,9 @@ def summarize_document(
     run = summarize_tree(root, own_text, primary, progress, fallback=extractive, cache=cache,
                          concurrency=int(getattr(primary, "concurrency", 1) or 1), doc_title=doc_title)
     root_key = subtree_keys(root, own_text)[root.node_id] if cache is not None else None
+    # A description built on fallback summaries is not cached (nor looked up): the next run asks again.
     description, description_source = describe_document(root, primary, doc_title=doc_title, page_count=page_count,
-                                                        cache=cache, key=root_key)
+                                                        cache=cache if not run.fallbacks else None, key=root_key)
     usage = usage if usage is not None else getattr(primary, "usage", None)
     stats: dict[str, Any] = usage.to_stats() if usage is not None else {
         "provider": "offline", "model": None, "calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cost_usd": 0.0}
