@@ -23,6 +23,15 @@ from providers.usage import estimate_cost
 log = logging.getLogger(__name__)
 
 
+REASONING_MIN_TOKENS = 2000
+
+
+def _unsupported_sampling_params(exc: openai.BadRequestError) -> bool:
+    """True for the 400 reasoning models (o-series, gpt-5) give to max_tokens or temperature."""
+    text = str(getattr(exc, "message", "") or exc).lower()
+    return ("max_tokens" in text or "temperature" in text) and ("unsupported" in text or "not supported" in text)
+
+
 def _retry_after(exc: openai.APIStatusError) -> float | None:
     raw = exc.response.headers.get("retry-after") if exc.response is not None else None
     try:
@@ -47,6 +56,7 @@ class OpenAIProvider:
         self.slots = slots or ThreadSlots(settings.concurrency)
         self.breaker = CircuitBreaker(settings.breaker_threshold, settings.breaker_cooldown)
         self.attempts = Attempts()
+        self._reasoning_models: set[str] = set()  # learnt from the server's 400s, then remembered
         # Local servers (vLLM, Ollama) accept any key; the client insists on one.
         self.client = client or openai.OpenAI(
             api_key=settings.api_key or "unused",
@@ -82,15 +92,25 @@ class OpenAIProvider:
     # -- transport -----------------------------------------------------------------------------
     def _chat(self, model: str, messages: list[dict[str, Any]], json_schema: dict | None, max_tokens: int) -> Completion:
         self.breaker.check()
-        kwargs: dict[str, Any] = {"model": model, "messages": messages, "max_tokens": max_tokens, "temperature": 0}
+        base: dict[str, Any] = {"model": model, "messages": messages}
         if json_schema is not None:
-            kwargs["response_format"] = {"type": "json_schema",
-                                         "json_schema": {"name": "answer", "schema": json_schema, "strict": True}}
+            base["response_format"] = {"type": "json_schema",
+                                       "json_schema": {"name": "answer", "schema": json_schema, "strict": True}}
 
         def attempt() -> Any:
             self.breaker.check()  # also between retries: other callers may have found the model down meanwhile
+            if model in self._reasoning_models:
+                # Reasoning models refuse max_tokens/temperature, and spend part of the budget thinking.
+                kwargs = {**base, "max_completion_tokens": max(REASONING_MIN_TOKENS, 8 * max_tokens)}
+            else:
+                kwargs = {**base, "max_tokens": max_tokens, "temperature": 0}
             try:
                 return self.client.chat.completions.create(**kwargs)
+            except openai.BadRequestError as exc:
+                if model not in self._reasoning_models and _unsupported_sampling_params(exc):
+                    self._reasoning_models.add(model)
+                    raise Transient("model refuses max_tokens/temperature: retrying with max_completion_tokens", 0.0) from None
+                raise ProviderResponseError(f"model {model} rejected the request: HTTP 400") from None
             except openai.RateLimitError as exc:
                 raise Transient("rate limited (429)", _retry_after(exc)) from None
             except openai.APITimeoutError:
@@ -100,8 +120,10 @@ class OpenAIProvider:
             except openai.APIStatusError as exc:
                 if exc.status_code >= 500 or exc.status_code in (408, 409):
                     raise Transient(f"server error {exc.status_code}", _retry_after(exc)) from None
-                # 4xx other than rate limits will not get better by repeating: the message names the
-                # status only (bodies of auth errors may echo parts of a key).
+                if exc.status_code in (413, 422):  # this request (too long, refused): others may pass
+                    raise ProviderResponseError(f"model {model} rejected the request: HTTP {exc.status_code}") from None
+                # 401/403/404 will not get better by repeating: the message names the status only
+                # (bodies of auth errors may echo parts of a key).
                 raise ProviderUnavailable(f"model {model}: HTTP {exc.status_code} ({type(exc).__name__})") from None
             except ValueError as exc:  # a non-JSON body (a proxy's HTML error page)
                 raise Transient(f"unparseable response body: {type(exc).__name__}") from None

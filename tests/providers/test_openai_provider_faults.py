@@ -135,3 +135,25 @@ def test_api_key_never_appears_in_logs_errors_or_reprs(openai_server: FakeOpenAI
     assert caplog.records, "debug logging was captured"
     assert API_KEY not in caplog.text
     assert API_KEY not in f"{down.value} {denied.value} {p!r} {p.settings!r}"
+
+
+def test_reasoning_model_400_switches_to_max_completion_tokens_once(openai_server: FakeOpenAI) -> None:
+    def reply(rec):
+        if "max_tokens" in rec.body or "temperature" in rec.body:
+            return Fault.bad_request("Unsupported parameter: 'max_tokens' is not supported with this model. "
+                                     "Use 'max_completion_tokens' instead.")
+        return "fine"
+
+    openai_server.reply_fn = reply
+    p = provider(openai_server, model="gpt-5-mini")
+    assert p.complete("s", "a").text == "fine" and p.complete("s", "b").text == "fine"
+    assert [r.status for r in openai_server.requests] == [400, 200, 200]  # learnt once, remembered
+    assert openai_server.requests[1].body["max_completion_tokens"] >= 2000
+
+
+def test_other_400s_are_request_errors_that_do_not_trip_the_breaker(openai_server: FakeOpenAI) -> None:
+    p = provider(openai_server, breaker_threshold=1)
+    openai_server.push(Fault.bad_request("This model's maximum context length is 128000 tokens"), "next is fine")
+    with pytest.raises(ProviderResponseError):
+        p.complete("s", "huge")
+    assert p.complete("s", "small").text == "next is fine"

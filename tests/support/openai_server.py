@@ -22,6 +22,7 @@ A queue item / reply_fn result may be: a str (message content), a dict (sent as 
 JSON body as-is), or a Fault:
   Fault.rate_limit(retry_after=1.0)  429 with Retry-After (seconds)
   Fault.server_error(status=500)     5xx with an OpenAI-style error body
+  Fault.bad_request("message")       400 with that error message
   Fault.slow(seconds, then="...")    sleep, then reply (use beyond the client timeout)
   Fault.malformed_content("...")     200 whose message content is the given (non-JSON) text
   Fault.bad_json()                   200 whose HTTP body is not JSON
@@ -72,6 +73,10 @@ class Fault:
     @classmethod
     def malformed_content(cls, text: str = '{"summary": "unterminated') -> "Fault":
         return cls("malformed_content", text=text)
+
+    @classmethod
+    def bad_request(cls, message: str = "Invalid request") -> "Fault":
+        return cls("bad_request", status=400, text=message)
 
     @classmethod
     def bad_json(cls) -> "Fault":
@@ -278,7 +283,7 @@ def _make_handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
 
         def _error(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
-            kind = {429: "rate_limit_exceeded", 401: "invalid_api_key"}.get(status, "server_error")
+            kind = {429: "rate_limit_exceeded", 401: "invalid_api_key", 400: "invalid_request_error"}.get(status, "server_error")
             body = {"error": {"message": message, "type": kind, "param": None, "code": kind}}
             self._send(status, json.dumps(body).encode(), headers)
 
@@ -345,6 +350,9 @@ def _make_handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             if fault.kind == "server_error":
                 self._error(fault.status, "The server had an error while processing your request")
                 return fault.status
+            if fault.kind == "bad_request":
+                self._error(400, fault.text)
+                return 400
             if fault.kind == "slow":
                 time.sleep(fault.seconds)
                 try:
