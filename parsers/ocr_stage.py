@@ -23,6 +23,13 @@ Vision = Callable[[bytes], "str | None"]
 VISION_MARKER = "[page description]"
 
 
+def vision_from(provider: Any, prompt: str) -> Vision | None:
+    """Adapt a ModelProvider (providers.base) to the vision callable; None when it cannot see images."""
+    if provider is None or not getattr(provider, "supports_vision", False):
+        return None
+    return lambda png: provider.describe_image(png, prompt).text
+
+
 @dataclass
 class OcrStage:
     sources: dict[int, str] = field(default_factory=dict)  # page -> text_source where not decided by the text layer
