@@ -13,6 +13,8 @@ export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 system:
 	@missing=""; \
 	command -v tesseract >/dev/null 2>&1 || missing="$$missing tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-osd"; \
+	if command -v tesseract >/dev/null 2>&1; then for l in eng deu osd; do \
+	  tesseract --list-langs 2>/dev/null | grep -qx $$l || missing="$$missing tesseract-ocr-$$l"; done; fi; \
 	$(PY) -c 'import ensurepip, venv' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
