@@ -163,8 +163,8 @@ def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None) 
             if not spans:
                 continue
             text = "".join(s["text"] for s in line["spans"]).strip()
-            # dominant span by character count decides size / weight
-            main = max(spans, key=lambda s: len(s["text"].strip()))
+            # the span with the most letters decides size / weight (not a run of leader dots or the page number)
+            main = max(spans, key=lambda s: sum(ch.isalpha() for ch in s["text"]) * 1000 + len(s["text"].strip()))
             bold = bool(main.get("flags", 0) & 16) or bool(_BOLD_FONT.search(main.get("font", "")))
             x0, y0, x1, y1 = line["bbox"]
             raw.append((x0, y0, x1, y1, text, round(float(main.get("size", 0.0)), 1), bold, main.get("font", "")))
@@ -232,7 +232,7 @@ def merge_visual_lines(raw: list[tuple[float, float, float, float, str, float, b
                 wx1 = x0 + width * pos / max(total, 1)
                 pos += 1
                 words.append(Word(part, wx0, y0, wx1, y1))
-        main = max(group, key=lambda f: len(f[4]))
+        main = max(group, key=lambda f: (sum(ch.isalpha() for ch in f[4]), len(f[4])))  # not the leader dots
         lines.append(
             Line(
                 text=" ".join(f[4] for f in group),

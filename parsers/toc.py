@@ -112,7 +112,8 @@ def _split_columns(line: Line) -> list[Line]:
     cuts = []
     for i in range(1, len(words)):
         gap = words[i].x0 - words[i - 1].x1
-        if gap > 36 and parse_page_number(words[i - 1].text) is not None and re.search(r"[^\W\d_]", words[i].text):
+        left = " ".join(w.text for w in words[(cuts[-1] if cuts else 0):i])
+        if gap > 36 and parse_page_number(words[i - 1].text) is not None and re.search(r"[^\W\d_]{2}", left) and i < len(words) - 1:
             cuts.append(i)
     if not cuts:
         return [line]
@@ -172,8 +173,7 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
             continue
         body.extend(_split_columns(ln))
     parsed_all = [parse_toc_line(ln.text) for ln in body]
-    xs = Counter(round(ln.x1 / 3) for ln, p in zip(body, parsed_all) if p is not None and p.page is not None)
-    edge = xs.most_common(1)[0][0] * 3.0 if xs else None
+    edges = _edges([ln.x1 for ln, p in zip(body, parsed_all) if p is not None and p.page is not None])
     out: list[_Raw] = []
     pending: Line | None = None
 
@@ -186,7 +186,7 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
             flush()
             pending = None
             continue
-        if parsed.page is not None and not parsed.leader and (edge is None or abs(ln.x1 - edge) > 6):
+        if parsed.page is not None and not parsed.leader and not _aligned(ln.x1, edges):
             parsed = _untitled(ln.text)  # a number that is not in the page-number column
         if parsed.page is None:
             if pending is not None and _continues(pending, ln) and _joinable(pending, ln):
@@ -240,26 +240,31 @@ def _join(a: Line, b: Line) -> Line:
     return Line(f"{a.text} {b.text}", min(a.x0, b.x0), a.y0, max(a.x1, b.x1), b.y1, a.size, a.bold, a.font, a.words + b.words)
 
 
-def _right_edge(raws: list[_Raw]) -> float | None:
-    """The common right edge of page numbers (rounded mode of line x1 among numbered lines)."""
-    xs = Counter(round(r.line.x1 / 3) for r in raws if r.parsed.page is not None)
+def _edges(x1s: list[float]) -> list[float]:
+    """Right edges of page-number columns: x1 positions shared by several numbered lines (one per TOC column)."""
+    xs = Counter(round(x / 3) for x in x1s)
     if not xs:
-        return None
-    return xs.most_common(1)[0][0] * 3.0
+        return []
+    floor = max(2, 0.2 * len(x1s))
+    edges = [k * 3.0 for k, c in xs.items() if c >= floor]
+    return edges or [xs.most_common(1)[0][0] * 3.0]
+
+
+def _aligned(x1: float, edges: list[float]) -> bool:
+    return any(abs(x1 - e) <= 6 for e in edges)
 
 
 def credible_entries(raws: list[_Raw]) -> list[_Raw]:
     """Keep numbered lines that are dotted or right-aligned with the others; unnumbered ones only if they look like entries."""
     if not raws:
         return []
-    edge = _right_edge(raws)
+    edges = _edges([r.line.x1 for r in raws if r.parsed.page is not None])
     paged_x0 = {r.line.x0 for r in raws if r.parsed.page is not None}
     keep: list[_Raw] = []
     for r in raws:
         p = r.parsed
         if p.page is not None:
-            aligned = edge is not None and abs(r.line.x1 - edge) <= 6
-            if p.leader or aligned:
+            if p.leader or _aligned(r.line.x1, edges):
                 keep.append(r)
         elif parse_numbering(p.title) is not None or (r.line.bold and any(abs(r.line.x0 - x) <= 3 for x in paged_x0)):
             keep.append(r)  # "Part II", or a bold heading in the entries' column, placed later from the body
