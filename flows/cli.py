@@ -146,6 +146,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("samples", help="write the sample PDFs (used by the demo and tests) into a folder")
     p.add_argument("folder")
+
+    from query.cli import add_parsers as add_query_parsers  # search, outline, pages, find, chunks, serve, mcp
+
+    add_query_parsers(sub, _add_store)
     return parser
 
 
@@ -298,6 +302,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             for path in generate(args.folder):
                 print(path)
             return 0
+        from query.cli import COMMANDS as QUERY_COMMANDS, run as run_query
+
+        if args.command in QUERY_COMMANDS:
+            return run_query(args, args.store or _store_default())
         return _query(args)
     except KeyboardInterrupt:
         print("pagetree: interrupted", file=sys.stderr)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from query.errors import InvalidRequest, NotFoundError
 from query.index import DocIndex, open_index, open_store
@@ -75,10 +75,11 @@ def _offer_xrefs(doc: DocIndex, hits: list[Hit], trace: list[dict[str, Any]]) ->
             trace.append({"action": "xrefs", "doc_id": doc.doc_id, "node_id": hit.node_id, "refs": refs[:5]})
 
 
-def select_documents(store: Any, question: str, max_docs: int = 3) -> tuple[list[tuple[str, float]], dict[str, Any]]:
+def select_documents(store: Any, question: str, max_docs: int = 3,
+                     doc_filter: Callable[[str], bool] | None = None) -> tuple[list[tuple[str, float]], dict[str, Any]]:
     """Documents worth searching, best first, by BM25 over catalog descriptions (title, id, top-level outline)."""
     st = open_store(store)
-    rows = list(st.catalog())
+    rows = [r for r in st.catalog() if doc_filter is None or doc_filter(r["doc_id"])]
     if not rows:
         raise NotFoundError(f"no documents in {st.uri}")
     descriptions = []
@@ -108,10 +109,11 @@ def select_documents(store: Any, question: str, max_docs: int = 3) -> tuple[list
 
 def search(question: str, doc_ids: list[str] | None = None, *, store: Any = None, navigator: str = "lexical",
            max_steps: int = 60, top_k: int = 10, max_docs: int = 3, provider: Any = None,
-           version: str | None = None) -> SearchResult:
+           version: str | None = None, doc_filter: Callable[[str], bool] | None = None) -> SearchResult:
     """Search the given documents (or the best-matching ones of the catalog); hits best first.
 
-    ``store`` defaults to $PAGETREE_STORE; ``version`` pins the version when a single doc is given.
+    ``store`` defaults to $PAGETREE_STORE; ``version`` pins the version when a single doc is given;
+    ``doc_filter`` limits which catalog documents may be picked (an API key's prefixes).
     """
     _check(question, navigator, max_steps, top_k)
     store = store if store is not None else os.environ.get("PAGETREE_STORE", "./index")
@@ -121,7 +123,7 @@ def search(question: str, doc_ids: list[str] | None = None, *, store: Any = None
             raise InvalidRequest("version can only be pinned when searching a single document")
         targets = [(d, 1.0) for d in dict.fromkeys(doc_ids)]
     else:
-        targets, step = select_documents(store, question, max_docs=max_docs)
+        targets, step = select_documents(store, question, max_docs=max_docs, doc_filter=doc_filter)
         trace.append(step)
     hits: list[Hit] = []
     for doc_id, weight in targets:
@@ -132,3 +134,16 @@ def search(question: str, doc_ids: list[str] | None = None, *, store: Any = None
         trace.extend(found.trace)
     hits.sort(key=lambda h: -h.score)  # stable: within a document the navigator's order is kept
     return SearchResult(question, hits[:top_k], trace)
+
+
+def answer(question: str, doc_ids: list[str] | None = None, *, store: Any = None, provider: Any = None,
+           navigator: str = "lexical", top_k: int = 5, max_steps: int = 60) -> dict[str, Any]:
+    """Search, then let the model answer from the hits' pages; claims cite node ids and pages."""
+    from query.llm import answer as llm_answer
+
+    store = store if store is not None else os.environ.get("PAGETREE_STORE", "./index")
+    found = search(question, doc_ids, store=store, navigator=navigator, top_k=top_k, max_steps=max_steps, provider=provider)
+    out = llm_answer(question, found.results, store=store, provider=provider)
+    out["results"] = [h.to_dict() for h in found.results]
+    out["trace"] = found.trace
+    return out

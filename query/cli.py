@@ -1,0 +1,150 @@
+"""The query subcommands of ``pagetree`` (search, outline, pages, find, chunks, serve, mcp).
+
+flows/cli.py registers them with ``add_parsers`` and dispatches to ``run``;
+errors propagate to its edge, which maps them to exit codes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Callable
+
+COMMANDS = ("search", "outline", "pages", "find", "chunks", "serve", "mcp")
+
+
+def add_parsers(sub: Any, add_store: Callable[[argparse.ArgumentParser], None]) -> None:
+    p = sub.add_parser("search", help="tree search: ranked sections with citations (pages) and the trace")
+    p.add_argument("question")
+    p.add_argument("--doc", action="append", default=None, metavar="DOC_ID", help="restrict to this document; repeatable")
+    p.add_argument("--navigator", choices=("lexical", "llm"), default="lexical")
+    p.add_argument("--max-steps", type=int, default=60)
+    p.add_argument("--top-k", type=int, default=10)
+    p.add_argument("--max-docs", type=int, default=3, help="documents picked from the catalog when no --doc is given")
+    p.add_argument("--version", default=None, help="pin the version (with a single --doc)")
+    p.add_argument("--json", action="store_true", help='print {"results": [...], "trace": [...]}')
+    add_store(p)
+
+    p = sub.add_parser("outline", help="a document's outline to a depth, with summaries and [+N subsections]")
+    p.add_argument("doc_id")
+    p.add_argument("--node", default="0000")
+    p.add_argument("--depth", type=int, default=2)
+    p.add_argument("--version", default=None)
+    p.add_argument("--json", action="store_true")
+    add_store(p)
+
+    p = sub.add_parser("pages", help="print pages by physical number, e.g. 5-10,12")
+    p.add_argument("doc_id")
+    p.add_argument("spec")
+    p.add_argument("--version", default=None)
+    p.add_argument("--json", action="store_true")
+    add_store(p)
+
+    p = sub.add_parser("find", help="sections containing an exact phrase (case-insensitive)")
+    p.add_argument("doc_id")
+    p.add_argument("text")
+    p.add_argument("--version", default=None)
+    p.add_argument("--json", action="store_true")
+    add_store(p)
+
+    p = sub.add_parser("chunks", help="export ~N-character chunks with doc_id, node_id, tree_path, page_number (JSON lines)")
+    p.add_argument("doc_ids", nargs="*", help="documents (default: all in the store)")
+    p.add_argument("--size", type=int, default=500)
+    p.add_argument("--out", default="-", help="output file (default: stdout)")
+    add_store(p)
+
+    p = sub.add_parser("serve", help="HTTP API (FastAPI) over the store")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--keys", default=None, help="API keys file (JSON or TOML: key -> allowed doc prefixes); default $PAGETREE_API_KEYS")
+    add_store(p)
+
+    p = sub.add_parser("mcp", help="MCP server exposing the query tools (stdio, or streamable HTTP)")
+    p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8081)
+    add_store(p)
+
+
+def _print(obj: Any) -> None:
+    print(json.dumps(obj, indent=1, ensure_ascii=False))
+
+
+def run(args: argparse.Namespace, store: str) -> int:
+    from query.index import open_index
+
+    if args.command == "search":
+        from query.search import search
+
+        result = search(args.question, args.doc, store=store, navigator=args.navigator, max_steps=args.max_steps,
+                        top_k=args.top_k, max_docs=args.max_docs, version=args.version)
+        if args.json:
+            _print(result.to_dict(full=False))
+            return 0
+        for i, hit in enumerate(result.results, 1):
+            pages = ", ".join(map(str, hit.pages)) or f"{hit.start_page}-{hit.end_page}"
+            print(f"{i:>2}. {hit.score:7.3f}  {hit.doc_id}  {hit.node_id}  {hit.path}  (pages {pages})")
+        if not result.results:
+            print("no matching sections")
+        return 0
+    if args.command == "outline":
+        out = open_index(store, args.doc_id, args.version).outline(args.node, depth=args.depth)
+        if args.json:
+            _print(out)
+        else:
+            _print_outline(out)
+        return 0
+    if args.command == "pages":
+        pages = open_index(store, args.doc_id, args.version).read_pages(args.spec)
+        if args.json:
+            _print(pages)
+        for p in pages if not args.json else []:
+            label = f" (label {p['label']})" if p.get("label") else ""
+            print(f"=== page {p['page']}{label}  {p['node_id']}  {p['path']}\n{p['text']}")
+        return 0
+    if args.command == "find":
+        found = open_index(store, args.doc_id, args.version).find(args.text)
+        if args.json:
+            _print(found)
+        for f in found if not args.json else []:
+            print(f"{f['node_id']}  {f['path']}  pages {', '.join(map(str, f['pages'])) or '-'}")
+        return 0
+    if args.command == "chunks":
+        return _chunks(args, store)
+    if args.command == "serve":
+        from query.server import serve
+
+        serve(store, host=args.host, port=args.port, keys_file=args.keys)
+        return 0
+    if args.command == "mcp":
+        from query.mcp_server import run_server
+
+        run_server(store, transport=args.transport, host=args.host, port=args.port)
+        return 0
+    raise ValueError(f"not a query command: {args.command}")
+
+
+def _print_outline(node: dict[str, Any], indent: int = 0) -> None:
+    pages = f"p. {node['start_page']}" if node["start_page"] == node["end_page"] else f"pp. {node['start_page']}-{node['end_page']}"
+    more = f"  {node['more']}" if "more" in node else ""
+    print(f"{'  ' * indent}{node['node_id']}  {node['title']}  ({pages}){more}")
+    if node.get("summary"):
+        print(f"{'  ' * indent}      {node['summary'][:300]}")
+    for child in node.get("nodes", []):
+        _print_outline(child, indent + 1)
+
+
+def _chunks(args: argparse.Namespace, store: str) -> int:
+    from query.chunks import write_jsonl
+    from query.index import open_index, open_store
+
+    doc_ids = args.doc_ids or [row["doc_id"] for row in open_store(store).catalog()]
+    docs = [open_index(store, d) for d in doc_ids]
+    if args.out == "-":
+        n = write_jsonl(docs, sys.stdout, args.size)
+    else:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            n = write_jsonl(docs, fh, args.size)
+    print(f"{n} chunks from {len(docs)} documents", file=sys.stderr)
+    return 0

@@ -1,0 +1,125 @@
+"""HTTP API over a store (FastAPI): documents, tree, read, pages, grep, find, search.
+
+Every route checks the caller's API key against the document prefixes it may
+see (query.access): a document outside them is refused with 403 before the
+store is touched, and search only ever looks inside allowed documents.
+Typed query errors map to statuses (404 not found, 400 invalid); malformed
+requests are 422 (FastAPI validation). OpenAPI schema at /openapi.json.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Depends, FastAPI, Header, Path, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from query.access import KeyRing, Principal, load_keys
+from query.errors import Forbidden, QueryError
+from query.index import DEFAULT_MAX_CHARS, open_index, open_store, versions
+from query.search import search
+
+DOC_ID = Path(..., min_length=1, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._\-]*$")
+VERSION = Query(None, pattern=r"^[0-9a-f]{16}$")
+
+
+class SearchRequest(BaseModel):
+    question: str = Field(..., min_length=1, max_length=4000)
+    doc_ids: list[str] | None = Field(None, max_length=50)
+    navigator: str = Field("lexical", pattern="^(lexical|llm)$")
+    max_steps: int = Field(60, ge=1, le=500)
+    top_k: int = Field(10, ge=1, le=100)
+    max_docs: int = Field(3, ge=1, le=50)
+    version: str | None = Field(None, pattern=r"^[0-9a-f]{16}$")
+
+
+def create_app(store: str, keys: KeyRing | None = None, provider: Any = None) -> FastAPI:
+    """The app for one store; ``keys`` defaults to load_keys() (env), ``provider`` serves navigator=llm."""
+    keyring = keys if keys is not None else load_keys()
+    app = FastAPI(title="pagetree query API", version="1",
+                  description="Tree search with citations over a pagetree index store.")
+
+    @app.exception_handler(QueryError)
+    async def query_error(_: Request, exc: QueryError) -> JSONResponse:
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        return JSONResponse({"detail": str(exc), "error": type(exc).__name__}, status_code=exc.status, headers=headers)
+
+    def caller(x_api_key: str | None = Header(None), authorization: str | None = Header(None)) -> Principal:
+        key = x_api_key
+        if not key and authorization and authorization.lower().startswith("bearer "):
+            key = authorization[7:].strip()
+        return keyring.principal(key)
+
+    def allowed(doc_id: str, who: Principal) -> str:
+        if not who.allows(doc_id):
+            raise Forbidden(f"document {doc_id!r} is outside the prefixes of this API key")
+        return doc_id
+
+    @app.get("/healthz")
+    def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/v1/documents")
+    def list_documents(who: Principal = Depends(caller)) -> list[dict[str, Any]]:
+        """Catalog rows (latest version, title, pages) of the documents this key may see."""
+        return [row for row in open_store(store).catalog() if who.allows(row["doc_id"])]
+
+    @app.get("/v1/documents/{doc_id}/versions")
+    def document_versions(doc_id: str = DOC_ID, who: Principal = Depends(caller)) -> list[dict[str, Any]]:
+        return versions(store, allowed(doc_id, who))
+
+    @app.get("/v1/documents/{doc_id}/tree")
+    def tree(doc_id: str = DOC_ID, node_id: str = Query("0000", max_length=12), depth: int = Query(2, ge=0, le=10),
+             version: str | None = VERSION, who: Principal = Depends(caller)) -> dict[str, Any]:
+        """The outline under ``node_id``, ``depth`` levels deep, with summaries and [+N subsections]."""
+        doc = open_index(store, allowed(doc_id, who), version)
+        return {"doc_id": doc.doc_id, "version": doc.version, "structure_source": doc.tree.structure_source,
+                "page_count": doc.tree.page_count, "outline": doc.outline(node_id, depth=depth)}
+
+    @app.get("/v1/documents/{doc_id}/nodes/{node_id}")
+    def read(doc_id: str = DOC_ID, node_id: str = Path(..., max_length=12),
+             max_chars: int = Query(DEFAULT_MAX_CHARS, ge=1, le=200_000), cursor: int = Query(0, ge=0),
+             version: str | None = VERSION, who: Principal = Depends(caller)) -> dict[str, Any]:
+        """A section's text with its path and pages; long sections continue at ``next_cursor``."""
+        return open_index(store, allowed(doc_id, who), version).read(node_id, max_chars=max_chars, cursor=cursor)
+
+    @app.get("/v1/documents/{doc_id}/pages")
+    def pages(doc_id: str = DOC_ID, spec: str = Query(..., min_length=1, max_length=200, examples=["5-10,12"]),
+              version: str | None = VERSION, who: Principal = Depends(caller)) -> list[dict[str, Any]]:
+        return open_index(store, allowed(doc_id, who), version).read_pages(spec)
+
+    @app.get("/v1/documents/{doc_id}/grep")
+    def grep(doc_id: str = DOC_ID, pattern: str = Query(..., min_length=1, max_length=500),
+             node_id: str | None = Query(None, max_length=12), pages: str | None = Query(None, max_length=200),
+             max_hits: int = Query(50, ge=1, le=200), version: str | None = VERSION,
+             who: Principal = Depends(caller)) -> list[dict[str, Any]]:
+        """RE2 regex hits, scoped to a section and/or pages, capped."""
+        return open_index(store, allowed(doc_id, who), version).grep(pattern, node_id=node_id, pages=pages, max_hits=max_hits)
+
+    @app.get("/v1/documents/{doc_id}/find")
+    def find(doc_id: str = DOC_ID, text: str = Query(..., min_length=1, max_length=500), version: str | None = VERSION,
+             who: Principal = Depends(caller)) -> list[dict[str, Any]]:
+        return open_index(store, allowed(doc_id, who), version).find(text)
+
+    @app.post("/v1/search")
+    def search_route(body: SearchRequest, who: Principal = Depends(caller)) -> dict[str, Any]:
+        """Ranked sections with citations, best first, and the navigator's trace."""
+        for doc_id in body.doc_ids or []:
+            allowed(doc_id, who)
+        result = search(body.question, body.doc_ids, store=store, navigator=body.navigator, max_steps=body.max_steps,
+                        top_k=body.top_k, max_docs=body.max_docs, provider=provider, version=body.version,
+                        doc_filter=who.allows)
+        return result.to_dict()
+
+    return app
+
+
+def serve(store: str, host: str = "127.0.0.1", port: int = 8080, keys_file: str | None = None) -> None:
+    """Run the API with uvicorn (blocking)."""
+    import uvicorn
+
+    from query.llm import provider_from_env
+
+    app = create_app(store, load_keys(keys_file), provider=provider_from_env())
+    uvicorn.run(app, host=host, port=port, log_level="info")
