@@ -25,14 +25,23 @@ SHORT_LEAF_CHARS = 200  # a leaf this short is its own summary: no call needed
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-\.]*[A-Za-z0-9]|[A-Za-z]")
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+(?=[A-Z0-9\"'(])|\n{2,}")
-_CODE = re.compile(r"\b(?:[A-Z]{2,}[A-Z0-9_\-]*|[a-z]+_[a-z0-9_]+|--?[a-z][a-z0-9\-]+|[A-Z][a-z]+[A-Z]\w*)\b")
+# Codes: short acronyms (GNU, VCS), letters+digits (E42, X200, P_IN), snake_case, --options, CamelCase.
+_CODE = re.compile(
+    r"(?<![\w\-])(?:[A-Z][A-Z0-9_]{1,5}|[A-Z]+[0-9]+[A-Z0-9_]*|[A-Z]+_[A-Z0-9_]+|[a-z]+_[a-z0-9_]+|--?[a-z][a-z0-9\-]+"
+    r"|[A-Z][a-z]+[A-Z]\w*)(?![\w\-])"
+)
+_ROMAN = frozenset("II III IV VI VII VIII IX XI XII XIII XIV XV XX".split())
+_NOISY_TERM = re.compile(r"[./]|^-|-$|\d{3,}")  # urls, file names, dangling hyphens, numbers: poor keywords
+_URL = re.compile(r"\(?<?(?:https?://|www\.)[^\s)>]+>?\)?")
+_LEADERS = re.compile(r"(?:\s?\.){4,}")  # TOC dot leaders
+_HYPHEN_BREAK = re.compile(r"(?<=[a-z])- (?=[a-z])")  # "Main- tainers": a word broken at a line end
 STOP = frozenset(
     """a about above after again all also an and any are as at be because been before being below between both but by can
     could did do does doing down during each few for from further had has have having he her here hers him his how i if in
     into is it its itself just may me might more most must my no nor not now of off on once only or other our out over own
     same shall she should so some such than that the their them then there these they this those through to too under until
     up very was we were what when where which while who whom why will with would you your yours see page section chapter
-    table contents figure used use using one two also e g i e etc""".split()
+    table contents figure used use using one two also e g i e etc covers sections""".split()
 )
 
 
@@ -44,6 +53,7 @@ class SummaryRequest:
     child_summaries: list[str]
     path: str = ""  # "Chapter > Section" (for the model prompt)
     doc_title: str = ""
+    child_titles: list[str] = field(default_factory=list)
 
 
 class Summarizer(Protocol):
@@ -68,11 +78,20 @@ def _terms(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text) if w.lower() not in STOP and len(w) > 2]
 
 
+def _clean(text: str, title: str = "") -> str:
+    """Text for picking sentences: no URLs or dot leaders, broken words joined, the heading itself dropped."""
+    text = _HYPHEN_BREAK.sub("", " ".join(_LEADERS.sub(" ", _URL.sub(" ", text)).split()))
+    head = " ".join(title.split())
+    if head and text.lower().startswith(head.lower()):
+        text = text[len(head):].lstrip(" :.-")
+    return text
+
+
 def _clip_words(text: str, limit: int = MAX_WORDS) -> str:
     words = text.split()
     if len(words) <= limit:
         return " ".join(words)
-    return " ".join(words[:limit]).rstrip(",;:") + "\u2026"
+    return " ".join(words[: max(1, limit)]).rstrip(",;:.") + "\u2026"
 
 
 class ExtractiveSummarizer:
@@ -100,35 +119,46 @@ class ExtractiveSummarizer:
             return "", "none"
         if len(own) <= SHORT_LEAF_CHARS and not request.child_summaries:
             return _clip_words(own), "text"
-        body = request.text + "\n\n" + "\n\n".join(request.child_summaries)
+        children = [" ".join(c.split()) for c in request.child_summaries]  # their "Covers:" codes are the parent's too
+        text = _clean(request.text, request.title)
+        body = text + "\n\n" + "\n\n".join(children)
         tf = Counter(_terms(body))
         weight = {t: (1 + math.log(c)) * self._idf(t) for t, c in tf.items()}
-        key_terms = [t for t, _ in sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))]
-        sentences = [" ".join(s.split()) for s in _SENTENCE.split(request.text) if len(s.split()) >= 5]
-        best = ""
-        if sentences:
-            def score(item: tuple[int, str]) -> float:
-                idx, s = item
-                terms = set(_terms(s))
-                return sum(weight.get(t, 0.0) for t in terms) / math.sqrt(len(s.split()) + 4) - 0.02 * idx
+        if len(own) <= SHORT_LEAF_CHARS and request.child_titles:
+            # A parent with (almost) no text of its own: its sections say best what it holds.
+            lead = "Sections: " + "; ".join(" ".join(t.split()) for t in request.child_titles) + "."
+        else:
+            lead = self._best_sentence(text, weight) or (children[0] if children else text)
+        covers = self._covers(body, weight, lead)
+        while covers and MAX_WORDS - len(lead.split()) < 12 and len(covers) > 2:
+            covers.pop()  # keep room for the sentence: it carries more than a keyword list
+        tail = f" Covers: {', '.join(covers)}." if covers else ""
+        room = MAX_WORDS - len(tail.split())
+        return (_clip_words(lead, room) + tail).strip(), "extractive"
 
-            best = max(enumerate(sentences[:80]), key=score)[1]
-        codes = []
-        for code in _CODE.findall(body):
-            if code.lower() not in STOP and code not in codes:
-                codes.append(code)
-            if len(codes) >= 4:
-                break
-        chosen = [t for t in key_terms if t not in best.lower()][:6]
-        covers = ", ".join(dict.fromkeys(codes[:3] + chosen))
-        if request.child_summaries and not best:
-            best = request.child_summaries[0]
-        summary = best
-        if covers:
-            room = MAX_WORDS - len(best.split())
-            prefix = "Covers " + covers + ". " if room < 6 else ""
-            summary = (prefix + best) if prefix else (best + (" Covers: " + covers + "." if best else "Covers " + covers + "."))
-        return _clip_words(summary.strip()), "extractive"
+    def _best_sentence(self, text: str, weight: dict[str, float]) -> str:
+        sentences = [" ".join(s.split()) for s in _SENTENCE.split(text) if 5 <= len(s.split()) <= 60]
+        if not sentences:
+            return ""
+
+        def score(item: tuple[int, str]) -> float:
+            idx, sentence = item
+            terms = set(_terms(sentence))
+            fit = 1.0 if len(sentence.split()) <= 25 else 0.75  # a sentence that must be clipped says less
+            return fit * sum(weight.get(t, 0.0) for t in terms) / math.sqrt(len(sentence.split()) + 4) - 0.02 * idx
+
+        return max(enumerate(sentences[:80]), key=score)[1]
+
+    def _covers(self, body: str, weight: dict[str, float], lead: str) -> list[str]:
+        """Up to 5 distinctive codes/terms not already in ``lead``: codes (E42, --force, P_IN) first."""
+        seen_lower = lead.lower()
+        counts: Counter[str] = Counter(c for c in _CODE.findall(body) if c.lower() not in STOP and c not in _ROMAN)
+        codes = [c for c, _ in sorted(counts.items(), key=lambda kv: (-kv[1] * self._idf(kv[0].lower()), kv[0]))
+                 if c.lower() not in seen_lower][:3]
+        taken = {c.lower() for c in codes}
+        terms = [t for t, _ in sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))
+                 if t not in seen_lower and t not in taken and not _NOISY_TERM.search(t)]
+        return codes + terms[: 5 - len(codes)]
 
 
 def subtree_keys(root: Node, own_text: dict[str, str]) -> dict[str, str]:
@@ -227,7 +257,8 @@ def summarize_tree(
         if hit and hit.get("summary"):
             return str(hit["summary"]), str(hit.get("summary_source") or "model"), "cache"
         request = SummaryRequest(node.node_id, node.title, own_text.get(node.node_id, ""),
-                                 [c.summary for c in node.nodes if c.summary], paths[node.node_id], doc_title)
+                                 [c.summary for c in node.nodes if c.summary], paths[node.node_id], doc_title,
+                                 [c.title for c in node.nodes])
         try:
             summary, source = summarizer.summarize(request)
             # Written here, in the worker, so slow stores overlap; a summary built on a fallback is not cached.

@@ -152,3 +152,15 @@ def test_extractive_summary_names_codes_and_stays_short() -> None:
             "Reset the fault with the RESET key after cleaning the strainer. ") * 3
     summary, source = ExtractiveSummarizer().summarize(SummaryRequest("1", "Faults", text, []))
     assert source == "extractive" and "E42" in summary and len(summary.split()) <= 31
+
+
+def test_extractive_parent_names_its_sections_and_cleans_urls_and_broken_words() -> None:
+    ex = ExtractiveSummarizer()
+    parent, _ = ex.summarize(SummaryRequest("1", "Setup", "", ["Mount the pump. Covers: M8, bracket."],
+                                            child_titles=["Mounting", "Wiring", "First start"]))
+    assert parent.startswith("Sections: Mounting; Wiring; First start.") and "M8" in parent
+    text = ("Setup (https://example.com/very/long/url/that/should/not/count.html) see www.example.org/x. "
+            "Tighten the anchor bolts with the torque wrench before the first start of the pump. "
+            "The control- ler shows code E17 when the bolts are loose.")
+    leaf, _ = ex.summarize(SummaryRequest("2", "Setup", text, []))
+    assert "http" not in leaf and "www." not in leaf and "control- ler" not in leaf and "E17" in leaf
