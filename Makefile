@@ -38,7 +38,7 @@ demo: setup
 	$(BIN)/pagetree samples $(SAMPLES)
 	$(BIN)/pagetree ingest $(SAMPLES) --store $(STORE)
 	$(BIN)/pagetree tree manual --store $(STORE)
-	$(BIN)/pagetree grep manual 'E42' --store $(STORE)
+	$(BIN)/pagetree search "What does error code E42 mean?" --doc manual --store $(STORE)
 
 test: setup
 	$(BIN)/python -m pytest -q
