@@ -54,7 +54,7 @@ def parse_page_number(token: str) -> PageNumber | None:
     if _ARABIC_PAGE.match(t):
         v = int(t)
         return PageNumber(v, "arabic") if v > 0 else None
-    if len(t) <= 8:
+    if len(t) <= 12:
         r = roman_to_int(t)
         if r is not None:
             return PageNumber(r, "roman")

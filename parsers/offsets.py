@@ -42,7 +42,7 @@ def title_key(title: str) -> str:
 
 def _folio_candidates(text: str) -> set[tuple[str, int]]:
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    edge = lines[:3] + lines[-3:]
+    edge = lines[:2] + lines[-2:]
     out: set[tuple[str, int]] = set()
     for ln in edge:
         toks = ln.split()
@@ -53,20 +53,25 @@ def _folio_candidates(text: str) -> set[tuple[str, int]]:
     return out
 
 
-def read_folios(texts: Sequence[str]) -> dict[int, PageNumber]:
-    """Physical page (1-based) -> printed number, kept only where a neighbour continues the sequence."""
+def read_folios(texts: Sequence[str], window: int = 5, support: int = 3) -> dict[int, PageNumber]:
+    """Physical page (1-based) -> printed number read from its header/footer lines.
+
+    A candidate counts only if nearby pages carry numbers in the same sequence (same
+    physical-minus-printed offset): at least ``support`` pages within +-``window``. A constant
+    number in a running head ("Edition 2") or a section number never forms such a run.
+    """
     cands = [_folio_candidates(t) for t in texts]
     out: dict[int, PageNumber] = {}
     n = len(texts)
     for i, cs in enumerate(cands):
-        for kind, v in sorted(cs, key=lambda c: c[1]):
-            ok = any(
-                0 <= i + d < n and (kind, v + d) in cands[i + d]
-                for d in (-2, -1, 1, 2)
-            )
-            if ok:
-                out[i + 1] = PageNumber(v, kind)
-                break
+        best: tuple[int, str, int] | None = None
+        for kind, v in cs:
+            off = i - v
+            agree = sum(1 for j in range(max(0, i - window), min(n, i + window + 1)) if (kind, j - off) in cands[j])
+            if agree >= support and (best is None or agree > best[0]):
+                best = (agree, kind, v)
+        if best is not None:
+            out[i + 1] = PageNumber(best[2], best[1])
     return out
 
 
@@ -232,11 +237,13 @@ def map_entries(
                     chosen, status = near, "corrected"
             if chosen is None and e.page is not None and e.page.kind == "arabic" and len(key) >= 6:
                 # Piecewise: the numbering may restart or pages may be inserted. Accept a new offset
-                # only if the title is found there and the next entry agrees with it.
-                found = [p for p in finder.pages_with(key, prev, page_count) if p != (cands[0][1] if cands else -1)]
+                # only if the title is found there and either the next entry agrees with it or the
+                # title occurs on no other page after the previous entry.
+                found = [p for p in finder.pages_with(key, prev, page_count)
+                         if p not in toc_set and p != (cands[0][1] if cands else -1)]
                 for p in found[:3]:
                     new = p - e.page.value
-                    if _next_agrees(entries, keys, i, new, finder):
+                    if len(found) == 1 or _next_agrees(entries, keys, i, new, finder):
                         chosen, status, cur = p, "corrected", new
                         break
             if chosen is None and cands:
@@ -273,12 +280,13 @@ def map_entries(
 
 
 def _next_agrees(entries: list[TocEntry], keys: list[str], i: int, offset: int, finder: _Finder) -> bool:
-    for j in range(i + 1, min(len(entries), i + 4)):
+    """The next numbered entry is found under the new offset too (or there is no next entry to disagree)."""
+    for j in range(i + 1, len(entries)):
         e = entries[j]
         if e.page is None or e.page.kind != "arabic" or len(keys[j]) < 4:
             continue
         return finder.on(keys[j], e.page.value + offset)
-    return False
+    return True
 
 
 def _segments(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:

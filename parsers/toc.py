@@ -27,8 +27,8 @@ _HEADING_RE = re.compile(
 _NOT_TOC_RE = re.compile(r"^\s*(?:list\s+of\s+(?:figures|tables|illustrations|listings|examples)|index|glossary)\s*$", re.I)
 _LEADER_RE = re.compile(r"(?:\s*[.\u00b7\u2024\u2026_\u2022]\s*){3,}\s*$|\s*\u2026+\s*$")
 _LEADER_ANY = re.compile(r"(?:[.\u00b7\u2024_]\s?){4,}|\u2026")
-_TRAIL_RE = re.compile(r"^(?P<title>.*?\S)[\s.\u00b7\u2024\u2026_]*?\s+(?P<page>\d{1,5}|[ivxlcdmIVXLCDM]{1,8})\s*$")
-_TRAIL_DOTTED_RE = re.compile(r"^(?P<title>.*?\S)\s*(?:[.\u00b7\u2024_]\s?){2,}\s*(?P<page>\d{1,5}|[ivxlcdmIVXLCDM]{1,8})\s*$")
+_TRAIL_RE = re.compile(r"^(?P<title>.*?\S)[\s.\u00b7\u2024\u2026_]*?\s+(?P<page>\d{1,5}|[ivxlcdmIVXLCDM]{1,12})\s*$")
+_TRAIL_DOTTED_RE = re.compile(r"^(?P<title>.*?\S)\s*(?:[.\u00b7\u2024_]\s?){2,}\s*(?P<page>\d{1,5}|[ivxlcdmIVXLCDM]{1,12})\s*$")
 
 
 _NUMBERED_WORDS = {"part", "appendix", "chapter", "item", "section", "book", "volume", "annex", "teil", "kapitel"}
