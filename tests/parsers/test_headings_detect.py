@@ -1,0 +1,80 @@
+"""Headings from font statistics (parsers.headings) and the headings fallback of the chain."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pymupdf
+
+from parsers.headings import detect_headings
+from parsers.pdf import PdfSource
+from parsers.structure import recover_structure
+
+WORDS = "the pump controller keeps pressure within range while the motor speed adapts to demand".split()
+
+
+def _doc(path: Path) -> list[tuple[int, str, int]]:
+    """Pages with a running header, 18 pt chapters, 13 pt sections and 10 pt body; returns (level, title, page)."""
+    rng = random.Random(5)
+    plan = [(1, "Introduction", [(2, "Scope of this guide"), (2, "Conventions")]),
+            (1, "Installation", [(2, "Mounting"), (2, "Electrical connections")]),
+            (1, "Operation", [(2, "Start-up"), (2, "Shutdown")])]
+    doc = pymupdf.open()
+    want = []
+    for _, chapter, sections in plan:
+        page = doc.new_page()
+        page.insert_text((72, 40), "AquaFlow Handbook   Revision 3", fontsize=8)
+        page.insert_text((72, 100), chapter, fontname="hebo", fontsize=18)
+        want.append((1, chapter, doc.page_count))
+        y = 130
+        for title, in [(s[1],) for s in sections]:
+            page.insert_text((72, y), title, fontname="hebo", fontsize=13)
+            want.append((2, title, doc.page_count))
+            y += 22
+            for _ in range(6):
+                page.insert_text((72, y), " ".join(rng.choice(WORDS) for _ in range(14)), fontsize=10)
+                y += 13
+            y += 16
+        page.insert_text((300, 760), str(doc.page_count), fontsize=9)
+    doc.save(path)
+    return want
+
+
+def test_headings_levels_and_running_header_excluded(tmp_path: Path) -> None:
+    want = _doc(tmp_path / "h.pdf")
+    with PdfSource(tmp_path / "h.pdf") as pdf:
+        heads = detect_headings([pdf.layout(n) for n in range(1, pdf.page_count + 1)])
+    assert [(h.level, h.title, h.page) for h in heads] == want
+
+
+def test_chain_falls_back_to_headings_without_model_calls(tmp_path: Path) -> None:
+    want = _doc(tmp_path / "h.pdf")
+    calls = []
+
+    def hook(pdf):  # the LLM seam must not be reached when headings give a structure
+        calls.append(1)
+        return [], {}
+
+    with PdfSource(tmp_path / "h.pdf") as pdf:
+        result = recover_structure(pdf, llm_hook=hook, max_leaf_pages=10)
+    assert result.source == "headings"
+    assert [(e.level, e.title, e.page) for e in result.entries] == want
+    assert calls == []
+
+
+def test_llm_hook_is_called_only_when_nothing_else_works(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    for i in range(3):
+        doc.new_page().insert_text((72, 100), "plain body text without any structure at all", fontsize=10)
+    doc.save(tmp_path / "p.pdf")
+    from parsers.ranges import Entry
+
+    def hook(pdf):
+        return [Entry(1, "Found by a model", 2)], {"calls": 1}
+
+    with PdfSource(tmp_path / "p.pdf") as pdf:
+        result = recover_structure(pdf, llm_hook=hook, max_leaf_pages=10)
+        plain = recover_structure(pdf, max_leaf_pages=10)
+    assert result.source == "llm" and result.entries == [Entry(1, "Found by a model", 2)]
+    assert plain.source == "pages" and plain.entries == []
