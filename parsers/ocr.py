@@ -149,7 +149,8 @@ def _hocr(image: str, opts: OcrOptions, psm: int = 3) -> bytes:
                                             config=f"--psm {psm}")
 
 
-_LEADERS = re.compile(r"(?:\.\s?){4,}|(?:\s\.){3,}")
+# Leaders before something near the line end ("Title .... 12", also after junk was collapsed to "...").
+_LEADERS = re.compile(r"(?:\.\s?){3,}\s*\S.{0,10}$")
 _NUMBERED = re.compile(r"^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+|[IVX]+\.)\s+\S")
 _ENDS_NUMBER = re.compile(r"(?:\d+|[ivxlc]+)$")
 

@@ -64,6 +64,7 @@ def layout_from_hocr(hocr: bytes, number: int, scale: float, width: float, heigh
         # x_size is tesseract's fitted ascender-to-descender height: ~0.97 x the font size in points once scaled.
         size = round(float(xsize.group(1)) * scale, 1) if xsize else round(max(w.y1 - w.y0 for w in words), 1)
         ocr_lines.append(_line(words, size))
+    snap_sizes(ocr_lines)
     groups = group_lines(ocr_lines)
     lines = [_clean_leaders(_merge(g), conf) for g in groups]
     columns = any(sum(1 for ln in g if ln.x1 - ln.x0 > 0.25 * width) >= 2 for g in groups)
@@ -73,6 +74,24 @@ def layout_from_hocr(hocr: bytes, number: int, scale: float, width: float, heigh
                         text="\n".join(ln.text for ln in reading), text_source="ocr" if lines else "none",
                         ocr_confidence=round(statistics.fmean(kept), 2) if kept else None)
     return layout, kept
+
+
+def snap_sizes(lines: list[Line], tolerance: float = 0.1) -> None:
+    """Give lines of one font one size: x_size wobbles by ~10% with the letters a line happens to
+    contain, and the TOC parser and headings detector compare rounded sizes. Greedy: the most
+    common size absorbs every size within ``tolerance`` of it, then the next most common."""
+    todo = [ln for ln in lines if ln.size > 0]
+    while todo:
+        counts: dict[float, int] = {}
+        for ln in todo:
+            key = round(ln.size * 2) / 2
+            counts[key] = counts.get(key, 0) + len(ln.text)
+        mode = max(counts, key=lambda k: (counts[k], -k))
+        members = [ln for ln in todo if abs(ln.size - mode) <= tolerance * mode]
+        size = round(statistics.median(ln.size for ln in members), 1)
+        for ln in members:
+            ln.size = size
+        todo = [ln for ln in todo if ln not in members]
 
 
 def _line(words: list[Word], size: float) -> Line:

@@ -192,3 +192,5 @@ def test_scanned_contents_page_keeps_positions_and_right_aligned_numbers(samples
     body = [ln.size for ln in layout.lines if "Installation" in ln.text]
     assert heading.size > 1.4 * body[0]  # font-size proxy from tesseract's x-height: 20 pt vs 11 pt
     assert 16 <= heading.size <= 24
+    entry_sizes = {ln.size for ln in layout.lines if ln.words[-1].text.isdigit()}
+    assert len(entry_sizes) == 1  # all entries are set in 11 pt: one size, so the TOC parser sees one style
