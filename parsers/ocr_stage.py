@@ -19,15 +19,9 @@ from parsers.ocr import OcrOptions, check_tesseract, ocr_pages, page_png
 from parsers.pdf import PdfSource
 
 # A vision-capable model behind the provider interface: PNG bytes in, a description (or None) out.
+# providers.vision.vision_callable(provider) builds one; it may also raise: the stage records either.
 Vision = Callable[[bytes], "str | None"]
 VISION_MARKER = "[page description]"
-
-
-def vision_from(provider: Any, prompt: str) -> Vision | None:
-    """Adapt a ModelProvider (providers.base) to the vision callable; None when it cannot see images."""
-    if provider is None or not getattr(provider, "supports_vision", False):
-        return None
-    return lambda png: provider.describe_image(png, prompt).text
 
 
 @dataclass
@@ -130,7 +124,7 @@ def _describe(pdf: PdfSource, wanted: list[int], vision: Vision | None, max_page
     if vision is None:
         info["skipped"] = "no vision model configured: pages keep their text/OCR"
         return
-    described, errors = [], {}
+    described, empty, errors = [], [], {}
     for n in wanted[:max_pages]:
         try:
             desc = vision(page_png(pdf.doc[n - 1]))
@@ -138,6 +132,7 @@ def _describe(pdf: PdfSource, wanted: list[int], vision: Vision | None, max_page
             errors[n] = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
             continue
         if not desc or not desc.strip():
+            empty.append(n)  # the model failed or saw nothing; the page keeps its text
             continue
         layout = pdf.layout(n)
         base = layout.text.strip()
@@ -147,7 +142,8 @@ def _describe(pdf: PdfSource, wanted: list[int], vision: Vision | None, max_page
         described.append(n)
     if len(wanted) > max_pages:
         info["capped"] = f"only the first {max_pages} of {len(wanted)} pages were sent"
-    info.update({k: v for k, v in (("described", _ranges(described)), ("errors", errors)) if v})
+    info.update({k: v for k, v in (("described", _ranges(described)), ("no_description", _ranges(empty)),
+                                   ("errors", errors)) if v})
     stage.stats["vision_pages"] = len(described)
 
 

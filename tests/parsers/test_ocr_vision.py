@@ -11,11 +11,12 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from parsers.ocr_stage import VISION_MARKER, vision_from
+from parsers.ocr_stage import VISION_MARKER
 from parsers.pipeline import PipelineSettings, index_document
 from providers.offline import OfflineProvider
 from providers.openai_provider import OpenAIProvider
-from providers.prompts import VISION
+from providers.usage import Usage
+from providers.vision import vision_callable
 from providers.settings import ProviderSettings
 from tests.parsers.test_ocr_pages import MEMO, text_image, words
 from tests.support.openai_server import Fault
@@ -55,7 +56,7 @@ SETTINGS = PipelineSettings(ocr_dpi=150, vision_below_confidence=99.0)
 
 def test_figure_and_low_confidence_pages_get_descriptions(openai_server, tmp_path: Path) -> None:
     openai_server.reply_fn = lambda req: f"Four boxes in a row (request {len(openai_server.requests)})."
-    vision = vision_from(provider(openai_server.base_url), VISION.user)
+    vision = vision_callable(provider(openai_server.base_url))
     index = index_document(figure_doc(tmp_path / "fig.pdf"), "fig", SETTINGS, vision=vision)
     fig, scan, text = index.pages
     assert fig.text_source == "vision" and scan.text_source == "vision" and text.text_source == "text"
@@ -71,7 +72,7 @@ def test_figure_and_low_confidence_pages_get_descriptions(openai_server, tmp_pat
 
 
 def test_without_a_vision_model_pages_are_flagged_and_keep_their_text(tmp_path: Path) -> None:
-    assert vision_from(OfflineProvider(), VISION.user) is None
+    assert vision_callable(OfflineProvider()) is None
     index = index_document(figure_doc(tmp_path / "fig.pdf"), "fig", SETTINGS, vision=None)
     assert [p.text_source for p in index.pages] == ["text", "ocr", "text"]
     assert index.pages[0].text.strip() == CAPTION
@@ -82,8 +83,20 @@ def test_without_a_vision_model_pages_are_flagged_and_keep_their_text(tmp_path: 
 
 def test_a_failing_vision_model_never_blocks_indexing(openai_server, tmp_path: Path) -> None:
     openai_server.fail_all(Fault.server_error(503))
-    vision = vision_from(provider(openai_server.base_url), VISION.user)
+    usage = Usage()
+    vision = vision_callable(provider(openai_server.base_url), usage)
     index = index_document(figure_doc(tmp_path / "fig.pdf"), "fig", SETTINGS, vision=vision)
     assert [p.text_source for p in index.pages] == ["text", "ocr", "text"]
-    assert set(index.decisions["ocr"]["vision"]["errors"]) == {1, 2}
+    assert index.decisions["ocr"]["vision"]["no_description"] == "1-2"
+    assert sum(usage.errors.values()) == 2  # both calls really failed over HTTP
     assert "transducer" in words(index.pages[1].text)
+
+
+def test_a_vision_callable_that_raises_is_recorded(tmp_path: Path) -> None:
+    def broken(png: bytes) -> str:
+        raise ConnectionError("model host unreachable")
+
+    index = index_document(figure_doc(tmp_path / "fig.pdf"), "fig", SETTINGS, vision=broken)
+    assert [p.text_source for p in index.pages] == ["text", "ocr", "text"]
+    assert index.decisions["ocr"]["vision"]["errors"] == {1: "ConnectionError: model host unreachable",
+                                                          2: "ConnectionError: model host unreachable"}
