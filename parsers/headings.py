@@ -59,6 +59,8 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
         return False
     if body <= 0 or ln.size <= 0:
         return False
+    if ln.max_gap > 3 * max(ln.size, body):
+        return False  # two columns side by side, not a heading
     bigger = ln.size >= body + 0.9
     numbered = parse_numbering(text)
     if strong_only and (len(text.split()) > 12 or re.search(r"[a-z]\. [A-Z]", text)):

@@ -32,6 +32,9 @@ class Line:
     bold: bool = False
     font: str = ""
     words: list[Word] = field(default_factory=list)
+    # Widest horizontal gap between the fragments merged into this line (points); a gap of
+    # several font sizes means two columns share a baseline, not one heading.
+    max_gap: float = 0.0
 
 
 @dataclass

@@ -264,6 +264,8 @@ def map_entries(
         e, key = entries[i], keys[i]
         lo = next((entries[j].physical for j in range(i - 1, -1, -1) if entries[j].physical), body_start) or body_start
         hi = next((entries[j].physical for j in range(i + 1, len(entries)) if entries[j].physical), page_count) or page_count
+        if lo > hi:  # the TOC jumps back here (filings list Item 2 after Item 1's later pages): look just before hi
+            lo = max(body_start, hi - 2)
         found = finder.pages_with(key, lo, max(lo, hi)) if len(key) >= 3 else []
         # "Part II" printed without a number starts where its first item starts, unless its title shows up before.
         e.physical, e.status = (found[0], "located") if found else (max(lo, hi), "unverifiable")

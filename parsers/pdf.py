@@ -233,6 +233,7 @@ def merge_visual_lines(raw: list[tuple[float, float, float, float, str, float, b
                 pos += 1
                 words.append(Word(part, wx0, y0, wx1, y1))
         main = max(group, key=lambda f: (sum(ch.isalpha() for ch in f[4]), len(f[4])))  # not the leader dots
+        gaps = [b[0] - a[2] for a, b in zip(group, group[1:])]
         lines.append(
             Line(
                 text=" ".join(f[4] for f in group),
@@ -244,6 +245,7 @@ def merge_visual_lines(raw: list[tuple[float, float, float, float, str, float, b
                 bold=main[6],
                 font=main[7],
                 words=words,
+                max_gap=max(gaps, default=0.0),
             )
         )
     return lines
