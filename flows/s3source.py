@@ -92,7 +92,9 @@ class S3Source:
         from botocore.exceptions import BotoCoreError, ClientError
 
         try:
-            self.client.head_bucket(Bucket=self.bucket)
+            # A one-key listing of our prefix, not HeadBucket: a least-privilege policy grants s3:ListBucket
+            # only under the prefix (infra/iam-policy.json), and HeadBucket carries no prefix.
+            self.client.list_objects_v2(Bucket=self.bucket, Prefix=self._list_prefix(), MaxKeys=1)
         except ClientError as exc:
             code = error_code(exc)
             if code in ("404", "NoSuchBucket", "NotFound"):

@@ -185,7 +185,8 @@ class S3Backend:
             client = boto3.client(
                 "s3",
                 endpoint_url=endpoint_url,
-                config=Config(retries={"max_attempts": 8, "mode": "adaptive"}),
+                # The planner reads latest.json with 16 threads: a pool of 10 would churn connections.
+                config=Config(retries={"max_attempts": 8, "mode": "adaptive"}, max_pool_connections=32),
                 **client_kwargs,
             )
         self.client = client

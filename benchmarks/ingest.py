@@ -1,0 +1,313 @@
+"""Ingestion benchmark: the issue-6 targets, measured on this machine.
+
+1. noop     — a nightly run over N unchanged documents in S3 (moto server in its own process):
+              bytes downloaded (report + PDF GETs seen on the wire) and wall time of the flow call.
+2. scale    — M small documents, 1 worker vs 2 workers (process pool, and a Dask LocalCluster).
+3. memory   — peak RSS of a child process indexing (parse + publish) a 2,000-page PDF generated here.
+4. listing  — tracemalloc peak while streaming a listing of 100,000 keys vs holding them all.
+
+    .venv/bin/python benchmarks/ingest.py                 # all, full sizes
+    .venv/bin/python benchmarks/ingest.py --only noop --docs 200
+
+Prints a markdown table; writes benchmarks/results/ingest.json. Needs no corpus
+(documents are generated); ``--corpus DIR`` is accepted for symmetry with the
+other benchmarks and, if given, fetched when missing (unused otherwise).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+os.environ.update({"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench", "AWS_DEFAULT_REGION": "us-east-1"})
+
+TARGETS = {"noop_seconds": 30.0, "noop_bytes": 0, "scale_ratio": 0.6, "memory_mb": 1024.0}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_moto_process() -> tuple[subprocess.Popen, str]:
+    """moto's standalone server in its own process (as a real S3 would be: not sharing our GIL)."""
+    port = free_port()
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "moto_server"), "-H", "127.0.0.1", "-p", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    endpoint = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return proc, endpoint
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("moto_server did not start")
+
+
+def s3_client(endpoint: str) -> Any:
+    import boto3
+
+    return boto3.session.Session().client("s3", endpoint_url=endpoint, region_name="us-east-1")
+
+
+def small_pdf(i: int, pages: int) -> bytes:
+    import pymupdf
+
+    doc = pymupdf.open()
+    for n in range(1, pages + 1):
+        page = doc.new_page()
+        page.insert_text((72, 72), f"Document {i} — Section {n}", fontsize=16)
+        body = f"Paragraph {n} of document {i}. The valve assembly is inspected monthly; torque values are listed. "
+        page.insert_textbox(pymupdf.Rect(72, 100, 540, 760), body * 18, fontsize=10)
+    data = doc.tobytes()
+    doc.close()
+    return data
+
+
+def upload(client: Any, bucket: str, bodies: dict[str, bytes]) -> None:
+    client.create_bucket(Bucket=bucket)
+    with ThreadPoolExecutor(16) as pool:
+        list(pool.map(lambda kv: client.put_object(Bucket=bucket, Key=kv[0], Body=kv[1]), bodies.items()))
+
+
+# -- 1. no-op nightly run -------------------------------------------------------
+def bench_noop(docs: int) -> dict[str, Any]:
+    from flows.ingest import ingest
+    from flows.runners import with_runner
+    from tests.support.s3 import start_proxy
+
+    proc, endpoint = start_moto_process()
+    try:
+        client = s3_client(endpoint)
+        upload(client, "src", {f"nightly/doc{i:05}.pdf": small_pdf(i, 1) for i in range(docs)})
+        client.create_bucket(Bucket="idx")
+        proxy, server = start_proxy(endpoint)  # counts the GETs of PDF objects on the wire
+        args = dict(store="s3://idx/index", endpoint_url=proxy.url, store_endpoint_url=endpoint)
+        t0 = time.perf_counter()
+        first = with_runner(ingest, "processes", 2)("s3://src/nightly", **args)
+        seed_s = time.perf_counter() - t0
+        gets_before = sum(1 for r in proxy.log if r.startswith("GET ") and r.endswith(".pdf"))
+        t0 = time.perf_counter()
+        second = ingest("s3://src/nightly", **args)
+        noop_s = time.perf_counter() - t0
+        gets = sum(1 for r in proxy.log if r.startswith("GET ") and r.endswith(".pdf")) - gets_before
+        server.shutdown()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    return {"docs": docs, "seed_run_seconds": round(seed_s, 2), "seed_new": first["counts"]["new"],
+            "seed_failed": first["counts"]["failed"], "noop_seconds": round(noop_s, 2),
+            "noop_unchanged": second["counts"]["unchanged"], "noop_bytes_downloaded": second["counts"]["bytes_downloaded"],
+            "noop_pdf_gets_on_wire": gets}
+
+
+# -- 2. scale-out ---------------------------------------------------------------
+def bench_scale(docs: int, pages: int, runners: list[str]) -> dict[str, Any]:
+    from flows.ingest import ingest
+    from flows.runners import with_runner
+
+    proc, endpoint = start_moto_process()
+    out: dict[str, Any] = {"docs": docs, "pages_per_doc": pages}
+    try:
+        upload(s3_client(endpoint), "scale", {f"d{i:04}.pdf": small_pdf(i, pages) for i in range(docs)})
+        ingest("s3://scale", store=tempfile.mkdtemp(prefix="warm-"), endpoint_url=endpoint, include=["d0000.pdf"])  # server warm-up
+        for kind in runners:
+            times = {}
+            for workers in (1, 2):
+                store = tempfile.mkdtemp(prefix=f"scale-{kind}-{workers}-")
+                t0 = time.perf_counter()
+                report = with_runner(ingest, kind, workers)("s3://scale", store=store, endpoint_url=endpoint)
+                times[workers] = time.perf_counter() - t0
+                assert report["counts"]["new"] == docs, report["counts"]
+            out[kind] = {"1_worker_s": round(times[1], 2), "2_workers_s": round(times[2], 2),
+                         "ratio": round(times[2] / times[1], 3)}
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    return out
+
+
+# -- 3. memory on a 2,000-page PDF ---------------------------------------------------
+_CHILD = r"""
+import resource, sys, time, json
+sys.path.insert(0, sys.argv[3])
+from parsers.pipeline import PipelineSettings, index_document, package_version
+from index_store.publish import publish_document
+from index_store.store import Store
+t0 = time.perf_counter()
+settings = PipelineSettings()
+index = index_document(sys.argv[1], "big", settings)
+publish_document(Store(sys.argv[2]), tree=index.tree, nodes=index.nodes, pages=index.pages,
+                 source={"uri": "file://" + sys.argv[1]}, pipeline={"fingerprint": settings.fingerprint()},
+                 stats=index.stats, decisions=index.decisions)
+print(json.dumps({"seconds": round(time.perf_counter() - t0, 2), "pages": index.stats["pages"],
+                  "nodes": index.stats["nodes"], "structure": index.tree.structure_source,
+                  "maxrss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}))
+"""
+
+
+def big_pdf(path: Path, pages: int) -> None:
+    import pymupdf
+
+    doc = pymupdf.open()
+    toc = []
+    for n in range(1, pages + 1):
+        page = doc.new_page()
+        if n % 20 == 1:
+            chapter = n // 20 + 1
+            page.insert_text((72, 72), f"Chapter {chapter}", fontsize=18)
+            toc.append([1, f"Chapter {chapter}", n])
+        if n % 5 == 1:
+            toc.append([2, f"Section {n // 5 + 1}", n])
+        body = f"Page {n}. Maintenance procedure text with part numbers P-{n:05} and torque values. "
+        page.insert_textbox(pymupdf.Rect(72, 100, 540, 760), body * 25, fontsize=9)
+    doc.set_toc(toc)
+    doc.save(str(path), garbage=3, deflate=True)
+    doc.close()
+
+
+def bench_memory(pages: int) -> dict[str, Any]:
+    work = Path(tempfile.mkdtemp(prefix="bigpdf-"))
+    pdf = work / "big.pdf"
+    big_pdf(pdf, pages)
+    result = subprocess.run([sys.executable, "-c", _CHILD, str(pdf), str(work / "index"), str(ROOT)],
+                            capture_output=True, text=True, check=True)
+    out = json.loads(result.stdout.strip().splitlines()[-1])
+    out["pdf_mb"] = round(pdf.stat().st_size / 1e6, 1)
+    return out
+
+
+# -- 4. listing 100,000 keys ------------------------------------------------------------
+_LIST_CHILD = r"""
+import json, sys, tracemalloc, resource
+sys.path.insert(0, sys.argv[3])
+from flows.s3source import S3Source
+src = S3Source("s3://" + sys.argv[2], endpoint_url=sys.argv[1])
+tracemalloc.start()
+n = 0
+for obj in src.list():
+    n += 1
+stream_peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.reset_peak()
+held = list(src.list())
+held_peak = tracemalloc.get_traced_memory()[1]
+print(json.dumps({"keys": n, "stream_peak_mb": round(stream_peak / 2**20, 2), "held_peak_mb": round(held_peak / 2**20, 2),
+                  "held_objects": len(held), "maxrss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}))
+"""
+
+
+def bench_listing(keys: int) -> dict[str, Any]:
+    from moto.core import DEFAULT_ACCOUNT_ID
+    from moto.s3.models import s3_backends
+    from moto.server import ThreadedMotoServer
+
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    try:
+        # Filled through moto's backend (no HTTP): 100,000 PUTs would only measure the fill.
+        backend = s3_backends[DEFAULT_ACCOUNT_ID]["aws"]
+        backend.create_bucket("many", "us-east-1")
+        for i in range(keys):
+            backend.put_object("many", f"k/{i:07}.pdf", b"%PDF")
+        t0 = time.perf_counter()
+        result = subprocess.run([sys.executable, "-c", _LIST_CHILD, f"http://{host}:{port}", "many", str(ROOT)],
+                                capture_output=True, text=True, check=True)
+        out = json.loads(result.stdout.strip().splitlines()[-1])
+        out["seconds_two_listings"] = round(time.perf_counter() - t0, 1)
+    finally:
+        server.stop()
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", choices=("noop", "scale", "memory", "listing"), action="append")
+    ap.add_argument("--docs", type=int, default=1000, help="documents for the no-op run (default 1000)")
+    ap.add_argument("--scale-docs", type=int, default=200)
+    ap.add_argument("--scale-pages", type=int, default=12)
+    ap.add_argument("--runners", default="processes,dask", help="runners compared at 1 vs 2 workers")
+    ap.add_argument("--pages", type=int, default=2000, help="pages of the memory benchmark PDF")
+    ap.add_argument("--keys", type=int, default=100_000)
+    ap.add_argument("--corpus", default=None, help="accepted for symmetry; not needed (documents are generated)")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks/results/ingest.json"))
+    args = ap.parse_args()
+    if args.corpus and not Path(args.corpus).exists():
+        subprocess.run(["bash", "/work/shared/corpus/manuals/fetch.sh", args.corpus], check=True)
+    parts = args.only or ["noop", "scale", "memory", "listing"]
+    server = None
+    if "noop" in parts or "scale" in parts:
+        # One Prefect server for the parent and every worker process (else each process starts its own).
+        from prefect.server.api.server import SubprocessASGIServer
+
+        server = SubprocessASGIServer(port=free_port())
+        server.start(timeout=120)
+        os.environ["PREFECT_API_URL"] = server.api_url  # for spawned worker processes
+        from prefect.settings import PREFECT_API_URL, temporary_settings
+
+        api = temporary_settings({PREFECT_API_URL: server.api_url})  # this process read its settings at import
+        api.__enter__()
+    results: dict[str, Any] = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
+                                           "platform": platform.platform()},
+                               "command": " ".join([Path(sys.executable).name] + sys.argv)}
+    if "noop" in parts:
+        results["noop"] = bench_noop(args.docs)
+    if "scale" in parts:
+        results["scale"] = bench_scale(args.scale_docs, args.scale_pages, args.runners.split(","))
+    if "memory" in parts:
+        results["memory"] = bench_memory(args.pages)
+    if "listing" in parts:
+        results["listing"] = bench_listing(args.keys)
+    if server is not None:
+        server.stop()
+    print(table(results))
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(results, indent=1) + "\n")
+    return 0
+
+
+def table(r: dict[str, Any]) -> str:
+    rows = ["| measure | value | target | met |", "|---|---|---|---|"]
+    if "noop" in r:
+        n = r["noop"]
+        rows.append(f"| no-op run over {n['docs']} unchanged docs in S3: wall | {n['noop_seconds']} s | <= 30 s | "
+                    f"{'yes' if n['noop_seconds'] <= TARGETS['noop_seconds'] else 'NO'} |")
+        rows.append(f"| no-op run: bytes downloaded (report) / PDF GETs on the wire | {n['noop_bytes_downloaded']} / "
+                    f"{n['noop_pdf_gets_on_wire']} | 0 / 0 | {'yes' if n['noop_bytes_downloaded'] == 0 == n['noop_pdf_gets_on_wire'] else 'NO'} |")
+        rows.append(f"| first (seeding) run, 2 processes | {n['seed_run_seconds']} s ({n['seed_new']} new, "
+                    f"{n['seed_failed']} failed) | — | — |")
+    for kind, s in (r.get("scale") or {}).items():
+        if isinstance(s, dict):
+            rows.append(f"| {r['scale']['docs']} docs x {r['scale']['pages_per_doc']} pages, {kind}: 1 vs 2 workers | "
+                        f"{s['1_worker_s']} s vs {s['2_workers_s']} s (x{s['ratio']}) | <= x0.6 | "
+                        f"{'yes' if s['ratio'] <= TARGETS['scale_ratio'] else 'NO'} |")
+    if "memory" in r:
+        m = r["memory"]
+        rows.append(f"| peak RSS indexing a {m['pages']}-page PDF ({m['pdf_mb']} MB, {m['nodes']} nodes, {m['seconds']} s) | "
+                    f"{m['maxrss_mb']} MB | <= 1024 MB | {'yes' if m['maxrss_mb'] <= TARGETS['memory_mb'] else 'NO'} |")
+    if "listing" in r:
+        li = r["listing"]
+        rows.append(f"| listing {li['keys']} keys: traced peak streaming vs holding all | {li['stream_peak_mb']} MB vs "
+                    f"{li['held_peak_mb']} MB | streaming << held | {'yes' if li['stream_peak_mb'] * 5 < li['held_peak_mb'] else 'NO'} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
