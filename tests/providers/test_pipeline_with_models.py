@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pymupdf
@@ -96,3 +97,28 @@ def test_model_down_whole_document_publishes_extractive(openai_server: FakeOpenA
     stored = store.tree("x200")
     assert {n.summary_source for n in stored.nodes()} == sources
     assert list((tmp_path / "store").glob("cache/summaries/**/*.json")) == []  # fallbacks are never cached
+
+
+def test_flat_document_gets_its_outline_from_the_llm_fallback(openai_server: FakeOpenAI, tmp_path: Path) -> None:
+    """No bookmarks, no printed TOC, headings in body font: only the model can find the sections."""
+    titles = ["Overview of the controller", "Electrical connections", "Alarm handling", "Cleaning and care"]
+    doc = pymupdf.open()
+    for i in range(8):
+        body = (titles[i // 2] + " " if i % 2 else "") + long_text(str(i), 5)
+        doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 540, 740), body, fontname="helv", fontsize=10)
+    doc.save(tmp_path / "flat.pdf")
+
+    def reply(rec):
+        if rec.json_schema and "sections" in rec.json_schema["properties"]:
+            proposed = [{"title": t, "level": 1, "page": 2 * k + 2} for k, t in enumerate(titles)]
+            return json.dumps({"sections": proposed + [{"title": "Invented appendix", "level": 1, "page": 8}]})
+        return echo_summary(rec)
+
+    openai_server.reply_fn = reply
+    settings = _settings()
+    index = index_document(tmp_path / "flat.pdf", "flat", settings, **document_models(settings, None, _env(openai_server)))
+    assert index.tree.structure_source == "llm"
+    assert [(n.title, n.start_page) for n in index.tree.root.nodes][-4:] == [(t, 2 * k + 2) for k, t in enumerate(titles)]
+    llm = index.decisions["structure"]["tried"][-1]
+    assert llm["method"] == "llm" and llm["dropped"]["not_found"] == 1
+    assert index.stats["model"]["by_purpose"]["structure"] == 1
