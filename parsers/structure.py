@@ -109,6 +109,10 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
     if with_pages and good < MIN_VERIFIED_SHARE * len(with_pages):
         return [], None, info, f"only {good} of {len(with_pages)} TOC entries could be verified in the body"
     entries = [Entry(e.level, e.title, e.physical or 1) for e in toc.entries]
+    if toc.heading and not any(e.title.casefold() == toc.heading.casefold() for e in entries):
+        # The contents pages are a section of their own (filers' outlines list them too).
+        at = next((i for i, e in enumerate(entries) if e.page >= toc.pages[0]), len(entries))
+        entries.insert(at, Entry(1, toc.heading, toc.pages[0]))
     return entries, result.page_offset, info, None
 
 

@@ -285,6 +285,7 @@ class TocResult:
     entries: list[TocEntry]
     pages: list[int]
     reason: str | None = None  # why no TOC was found
+    heading: str = ""  # the contents heading as printed ("Table of Contents"), if one was seen
 
 
 def find_toc(
@@ -340,7 +341,8 @@ def find_toc(
     raws = max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None))
     entries = [_to_entry(r, layouts) for r in raws]
     assign_levels(entries)
-    return TocResult(entries, pages, None if entries else "contents pages found but no entries read")
+    heading = next((" ".join(ln.text.split()) for ln in layouts[0].lines[:10] if _HEADING_RE.match(ln.text)), "")
+    return TocResult(entries, pages, None if entries else "contents pages found but no entries read", heading)
 
 
 def _toc_page(lay: PageLayout) -> bool:
