@@ -26,6 +26,7 @@ LlmStructureHook = Callable[[PdfSource], tuple[list[Entry], dict[str, Any]]]
 MIN_ENTRIES = 3
 MIN_VERIFIED_SHARE = 0.5  # of TOC entries with a page number that must check out in the body
 MAX_SPLIT_PAGES = 400  # do not build layouts for more pages than this when splitting leaves
+MAX_LEAF_TOKENS = 20_000  # a leaf above this many (approximate) tokens is split even if short in pages
 
 
 @dataclass
@@ -137,20 +138,23 @@ def split_long_leaves(
     The synthetic front-matter node (title page, TOC) is split by page groups only.
     """
     root = build_tree(entries, pdf.page_count, "")
-    info = {"max_leaf_pages": max_pages, "by_headings": 0, "by_pages": 0}
+    info = {"max_leaf_pages": max_pages, "max_leaf_tokens": MAX_LEAF_TOKENS, "by_headings": 0, "by_pages": 0}
     budget = MAX_SPLIT_PAGES
     for node in list(root.walk())[1:]:
-        if node.nodes or node.end_page - node.start_page + 1 <= max_pages:
-            continue
         span = node.end_page - node.start_page + 1
+        tokens = _tokens(pdf, node) if not node.nodes and span > 1 else 0
+        if node.nodes or (span <= max_pages and tokens <= MAX_LEAF_TOKENS):
+            continue
+        # Dense pages (tables, small print) get smaller groups so a leaf stays near the token limit.
+        group = max(1, min(max_pages, span * MAX_LEAF_TOKENS // max(tokens, 1)))
         children: list[Node] = []
         if by_headings and span <= budget and node.extra.get("kind") != KIND_FRONT_MATTER:
             budget -= span
-            children = _heading_children(node, pdf, max_pages)
+            children = _heading_children(node, pdf, group)
         if children:
             info["by_headings"] += 1
         else:
-            children = _page_group_children(node, max_pages)
+            children = _page_group_children(node, group)
             info["by_pages"] += 1
         node.nodes = children
     out: list[Entry] = []
@@ -163,6 +167,11 @@ def split_long_leaves(
 
     visit(root, 1)
     return out, info
+
+
+def _tokens(pdf: PdfSource, node: Node) -> int:
+    """Rough token count of a node's pages (4 characters a token), from the cached plain text."""
+    return sum(len(pdf.text(p)) for p in range(node.start_page, node.end_page + 1)) // 4
 
 
 def _heading_children(node: Node, pdf: PdfSource, max_pages: int) -> list[Node]:
