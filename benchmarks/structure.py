@@ -176,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", default=str(ROOT / "benchmarks" / ".work" / "structure"))
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "structure.json"))
     ap.add_argument("--peer-timeout", type=float, default=3600)
+    ap.add_argument("--reuse-peers", default="", help="take peer rows from an earlier results JSON instead of rerunning "
+                    "them (peers do not depend on our code; the variant files are rebuilt identically)")
     args = ap.parse_args(argv)
 
     sys.path.insert(0, str(ROOT))
@@ -233,6 +235,12 @@ def main(argv: list[str] | None = None) -> int:
     peer_sets = {f"manuals-{args.peer_variant}", "filings-no-outline", "earnings-no-outline"}
     peer_files = [(sn, d, src, p) for sn, d, src, p in sets if sn in peer_sets]
     peer_notes: dict[str, str] = {}
+    if args.reuse_peers:
+        earlier = json.loads(Path(args.reuse_peers).read_text())
+        keep = {(sn, d) for sn, d, *_ in peer_files}
+        rows.extend(r for r in earlier["rows"] if r["method"] in peers and (r["set"], r["doc"]) in keep)
+        peer_notes.update({k: v for k, v in earlier.get("peer_notes", {}).items() if k in peers})
+        peers = []
     for peer in peers:
         t0 = time.perf_counter()
         res = _run_peer(peer, [str(p) for *_, p in peer_files], args.peer_timeout)
