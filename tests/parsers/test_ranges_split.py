@@ -65,8 +65,8 @@ def test_dense_short_leaf_is_split_by_tokens(tmp_path: Path) -> None:
     doc = pymupdf.open()
     for _ in range(4):
         page = doc.new_page(width=1800, height=2600)
-        for k in range(300):  # ~30k characters a page: ~7.5k tokens a page, 30k for the leaf
-            page.insert_text((20, 20 + 8.5 * k), "dense tabular figures 12345 67890 " * 3, fontsize=6)
+        # ~30k characters a page: ~7.5k tokens a page, ~30k for the four-page leaf
+        page.insert_text((20, 20), "\n".join(["dense tabular figures 12345 67890 " * 3] * 300), fontsize=6, lineheight=1.4)
     doc.save(tmp_path / "d.pdf")
     with PdfSource(tmp_path / "d.pdf") as pdf:
         entries, info = split_long_leaves([Entry(1, "Tables", 1)], pdf, 10, by_headings=False)
