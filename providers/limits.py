@@ -97,32 +97,50 @@ class RetryPolicy:
 
 
 class CircuitBreaker:
-    """After ``threshold`` consecutive unavailable calls, fail fast for ``cooldown`` seconds.
+    """Fail fast for ``cooldown`` seconds after ``threshold`` consecutive unavailable calls, or after
+    ``attempt_threshold`` consecutive failed attempts (5xx, timeouts, connection errors; not 429s).
 
     Why: with the model down for a whole run, 300 sections x retries x backoff
     would take hours; failing fast lets every document publish extractively.
+    Attempts count too because 16 callers in flight would otherwise all walk
+    through their retries first. Rate limiting (429) means the model is up:
+    backoff handles it, the breaker ignores it. After the cooldown one call is
+    let through; a success closes the breaker, a failure reopens it.
     """
 
-    def __init__(self, threshold: int = 3, cooldown: float = 30.0):
+    def __init__(self, threshold: int = 3, cooldown: float = 30.0, attempt_threshold: int = 12):
         self.threshold = threshold
         self.cooldown = cooldown
+        self.attempt_threshold = attempt_threshold
         self._failures = 0
+        self._attempt_failures = 0
         self._open_until = 0.0
         self._lock = threading.Lock()
 
+    def _tripped(self) -> bool:
+        return self._failures >= self.threshold or self._attempt_failures >= self.attempt_threshold
+
     def check(self) -> None:
         with self._lock:
-            if self._failures >= self.threshold and time.monotonic() < self._open_until:
-                raise ProviderUnavailable(f"model unavailable ({self._failures} consecutive failures); not calling for now")
+            if self._tripped() and time.monotonic() < self._open_until:
+                raise ProviderUnavailable(f"model unavailable ({self._failures} calls, {self._attempt_failures} "
+                                          "attempts failed in a row); not calling for now")
 
     def success(self) -> None:
         with self._lock:
             self._failures = 0
+            self._attempt_failures = 0
 
     def failure(self) -> None:
         with self._lock:
             self._failures += 1
-            if self._failures >= self.threshold:
+            if self._tripped():
+                self._open_until = time.monotonic() + self.cooldown
+
+    def attempt_failed(self) -> None:
+        with self._lock:
+            self._attempt_failures += 1
+            if self._tripped():
                 self._open_until = time.monotonic() + self.cooldown
 
 

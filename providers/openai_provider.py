@@ -114,11 +114,14 @@ class OpenAIProvider:
             except openai.RateLimitError as exc:
                 raise Transient("rate limited (429)", _retry_after(exc)) from None
             except openai.APITimeoutError:
+                self.breaker.attempt_failed()
                 raise Transient(f"timed out after {self.settings.timeout}s") from None
             except openai.APIConnectionError as exc:
+                self.breaker.attempt_failed()
                 raise Transient(f"connection error: {type(exc.__cause__ or exc).__name__}") from None
             except openai.APIStatusError as exc:
                 if exc.status_code >= 500 or exc.status_code in (408, 409):
+                    self.breaker.attempt_failed()
                     raise Transient(f"server error {exc.status_code}", _retry_after(exc)) from None
                 if exc.status_code in (413, 422):  # this request (too long, refused): others may pass
                     raise ProviderResponseError(f"model {model} rejected the request: HTTP {exc.status_code}") from None
@@ -126,6 +129,7 @@ class OpenAIProvider:
                 # (bodies of auth errors may echo parts of a key).
                 raise ProviderUnavailable(f"model {model}: HTTP {exc.status_code} ({type(exc).__name__})") from None
             except ValueError as exc:  # a non-JSON body (a proxy's HTML error page)
+                self.breaker.attempt_failed()
                 raise Transient(f"unparseable response body: {type(exc).__name__}") from None
 
         try:

@@ -54,14 +54,16 @@ def test_call_with_retries_sleeps_between_attempts_and_gives_up() -> None:
 
 def test_file_slots_cap_concurrency_across_processes(tmp_path: Path) -> None:
     log = tmp_path / "log.jsonl"
+    go = time.time() + 3.0  # every worker starts at once, however slowly each process came up
     worker = textwrap.dedent(f"""
         import json, os, sys, time
         sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
         from providers.limits import FileSlots
         slots = FileSlots({str(tmp_path / "slots")!r}, 2)
+        time.sleep(max(0.0, {go!r} - time.time()))
         for _ in range(3):
             with slots():
-                start = time.time(); time.sleep(0.08); end = time.time()
+                start = time.time(); time.sleep(0.15); end = time.time()
             with open({str(log)!r}, "a") as fh:
                 fh.write(json.dumps([start, end]) + "\\n")
     """)

@@ -120,7 +120,7 @@ def test_subtree_keys_change_for_the_edited_node_and_its_ancestors_only() -> Non
 
 
 def test_concurrency_cap_holds_across_the_tree() -> None:
-    with FakeOpenAI(latency=0.03) as server:
+    with FakeOpenAI(latency=0.05) as server:
         root, own = tree(chapters=4, leaves=8)
         _run(server, root, own, concurrency=3)
         assert server.calls == 37 and server.max_in_flight == 3
