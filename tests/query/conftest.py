@@ -55,14 +55,16 @@ def make_pdf(path: Path, spec: list, title: str) -> Path:
     return path
 
 
-def publish(store_uri: str, pdf: Path, doc_id: str, **settings) -> str:
+def publish(store_uri, pdf: Path, doc_id: str, **settings) -> str:
+    """Index ``pdf`` and publish it into ``store_uri`` (a URI or an index_store Store)."""
     from index_store.publish import publish_document
     from index_store.store import Store
     from parsers.pipeline import PipelineSettings, index_document
 
     s = PipelineSettings(ocr=False, **settings)
     idx = index_document(pdf, doc_id, s)
-    publish_document(Store(store_uri), tree=idx.tree, nodes=idx.nodes, pages=idx.pages,
+    store = store_uri if isinstance(store_uri, Store) else Store(store_uri)
+    publish_document(store, tree=idx.tree, nodes=idx.nodes, pages=idx.pages,
                      source={"uri": str(pdf), "sha256": idx.sha256, "bytes": idx.size},
                      pipeline={"fingerprint": s.fingerprint(), "settings": s.to_dict()},
                      stats=idx.stats, decisions=idx.decisions)
