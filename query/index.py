@@ -2,7 +2,8 @@
 
 Thin on purpose: imports neither Prefect nor PyMuPDF. tree.json is loaded
 eagerly (it is small); the Parquet tables are read on first use, with column
-projection, and cached per (store, doc, version).
+projection. Loaded documents (tree, tables read so far, search index) are
+cached in-process per (store, doc, version): versions are immutable.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class DocIndex:
         self._lock = threading.Lock()
         self._node_text: dict[str, str] | None = None
         self._pages: list[dict[str, Any]] | None = None
+        self._lexical: Any = None  # query.lexical.LexicalIndex, built on the first search
 
     def _index(self, node: Node, parent: Node | None, path: list[str]) -> None:
         here = path + [node.title] if node.level > 0 else path

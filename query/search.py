@@ -19,6 +19,7 @@ from query.text import BM25, tokenize
 from query.xref import refs_with_targets
 
 NAVIGATORS = ("lexical", "llm")
+OUTLINE_DESCRIPTION_LIMIT = 200  # catalogs up to this size describe documents by their top-level outline too
 CITATION_KEYS = ("doc_id", "node_id", "path", "start_page", "end_page", "pages", "score")
 
 
@@ -87,12 +88,13 @@ def select_documents(store: Any, question: str, max_docs: int = 3,
         # Names (id, title) are repeated: "3M" in a question should beat a shared phrase like "cash flows".
         name = f'{row["doc_id"].replace("_", " ").replace("-", " ")} {row.get("title") or ""} '
         words = [name * 3, str(row.get("description") or "")]
-        try:
-            doc = open_index(st, row["doc_id"], row.get("version"))
-            words.append(doc.tree.root.summary)
-            words.extend(n.title for n in doc.tree.root.nodes)
-        except NotFoundError:
-            continue
+        if len(rows) <= OUTLINE_DESCRIPTION_LIMIT:  # beyond that, one tree.json per document costs too much
+            try:
+                doc = open_index(st, row["doc_id"], row.get("version"))
+                words.append(doc.tree.root.summary)
+                words.extend(n.title for n in doc.tree.root.nodes)
+            except NotFoundError:
+                continue
         descriptions.append((row["doc_id"], tokenize(" ".join(words))))
     bm25 = BM25([d for _, d in descriptions])
     scores = bm25.scores(tokenize(question))
