@@ -51,7 +51,8 @@ def parse_toc_line(text: str) -> TocLine | None:
     t = " ".join(text.split())
     if not t:
         return None
-    m = _TRAIL_DOTTED_RE.match(t) or _TRAIL_RE.match(t)
+    dotted = _TRAIL_DOTTED_RE.match(t)
+    m = dotted or _TRAIL_RE.match(t)
     page: PageNumber | None = None
     title = t
     leader = False
@@ -60,7 +61,8 @@ def parse_toc_line(text: str) -> TocLine | None:
         head = m.group("title")
         if cand is not None and not (cand.kind == "roman" and head.split()[-1].lower() in _NUMBERED_WORDS):
             page = cand
-            leader = bool(_LEADER_ANY.search(t[: m.start("page")] + " ")) or t[: m.start("page")].rstrip().endswith("..")
+            # Two or more dots right before the number are a (short) leader: ". . 201" after a long title.
+            leader = dotted is not None or bool(_LEADER_ANY.search(t[: m.start("page")] + " "))
             title = head
     title = _PAGE_SUFFIX.sub("", _LEADER_RE.sub("", title)).strip(" .\u00b7\u2024\u2026_\t")
     if not re.search(r"[^\W\d_]", title):
