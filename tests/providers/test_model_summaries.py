@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from index_store.backends import LocalBackend
 from index_store.cache import StoreSummaryCache
 from parsers.summarize import ExtractiveSummarizer, SummaryRequest, subtree_keys, summarize_document, summarize_tree
@@ -11,6 +13,7 @@ from providers.summarizer import ModelSummarizer
 from providers.usage import Usage
 from tests.providers.helpers import echo_summary, provider, tree
 from tests.support.openai_server import FakeOpenAI, Fault
+from tests.support.s3 import moto_endpoint, s3  # noqa: F401  (fixtures)
 
 
 def _run(server: FakeOpenAI, root, own, cache=None, concurrency: int = 4, **kw):
@@ -164,3 +167,22 @@ def test_extractive_parent_names_its_sections_and_cleans_urls_and_broken_words()
             "The control- ler shows code E17 when the bolts are loose.")
     leaf, _ = ex.summarize(SummaryRequest("2", "Setup", text, []))
     assert "http" not in leaf and "www." not in leaf and "control- ler" not in leaf and "E17" in leaf
+
+
+@pytest.mark.integration
+def test_summary_cache_in_an_s3_store(openai_server: FakeOpenAI, moto_endpoint: str, s3) -> None:
+    """The same cache over S3 (moto over HTTP): parallel lookups, background puts, hits on the rebuild."""
+    from index_store.store import Store
+    from tests.support.s3 import new_bucket
+
+    bucket = new_bucket(s3, "cache")
+    store = Store(f"s3://{bucket}/idx", endpoint_url=moto_endpoint)
+    openai_server.reply_fn = echo_summary
+    root, own = tree(chapters=2, leaves=3)
+    _run(openai_server, root, own, cache=StoreSummaryCache(store, "gpt-4o-mini", "p1"))
+    first = openai_server.calls
+    keys = [o["Key"] for o in s3.list_objects_v2(Bucket=bucket, Prefix="idx/cache/summaries/gpt-4o-mini/p1/")["Contents"]]
+    assert len(keys) == first == 9
+    root2, own2 = tree(chapters=2, leaves=3)
+    _, run = _run(openai_server, root2, own2, cache=StoreSummaryCache(store, "gpt-4o-mini", "p1"))
+    assert openai_server.calls == first and run.cache_hits == 9
