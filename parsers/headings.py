@@ -75,7 +75,12 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
             return False
         if gap_above < 0.6 * max(ln.y1 - ln.y0, 1.0):
             return False
-    if text[-1:] in ",;" or (text.endswith(".") and numbered is None and len(text.split()) > 6):
+    if text[-1:] in ",;" or (text.endswith(".") and numbered is None):
+        return False  # a sentence or the tail of one
+    first = text.lstrip("\"'\u201c(\u2018[")[:1]
+    if first.islower():
+        return False  # a paragraph continuing from the line above
+    if len(text.split()) > 12 and numbered is None:
         return False
     return True
 
