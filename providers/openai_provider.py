@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import threading
 from typing import Any
 
 import openai
@@ -55,7 +56,9 @@ class OpenAIProvider:
         self.policy = RetryPolicy(settings.max_retries, settings.retry_base_delay, settings.retry_max_delay)
         self.slots = slots or ThreadSlots(settings.concurrency)
         self.breaker = CircuitBreaker(settings.breaker_threshold, settings.breaker_cooldown)
-        self.attempts = Attempts()
+        self.attempts = Attempts()  # retries over the provider's life
+        self._local = threading.local()  # retries of this thread's last call (read by per-document accounting)
+        self._lock = threading.Lock()
         self._reasoning_models: set[str] = set()  # learnt from the server's 400s, then remembered
         # Local servers (vLLM, Ollama) accept any key; the client insists on one.
         self.client = client or openai.OpenAI(
@@ -67,6 +70,11 @@ class OpenAIProvider:
 
     def __repr__(self) -> str:
         return f"OpenAIProvider(model={self.model!r}, vision_model={self.vision_model!r}, base_url={self.settings.base_url!r})"
+
+    @property
+    def last_retries(self) -> int:
+        """Retries made by the last call of the calling thread."""
+        return int(getattr(self._local, "retries", 0))
 
     # -- the contract --------------------------------------------------------------------------
     def complete(self, system: str, user: str, *, json_schema: dict | None = None, max_tokens: int = 400) -> Completion:
@@ -132,12 +140,18 @@ class OpenAIProvider:
                 self.breaker.attempt_failed()
                 raise Transient(f"unparseable response body: {type(exc).__name__}") from None
 
+        here = Attempts()
+        self._local.retries = 0
         try:
-            response = call_with_retries(attempt, self.policy, self.slots, counter=self.attempts)
+            response = call_with_retries(attempt, self.policy, self.slots, counter=here)
         except ProviderUnavailable as exc:
             self.breaker.failure()
             log.warning("model %s unavailable: %s", model, exc)
             raise
+        finally:
+            self._local.retries = here.retries
+            with self._lock:
+                self.attempts.retries += here.retries
         self.breaker.success()
         try:
             choice = response.choices[0]

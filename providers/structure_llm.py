@@ -136,7 +136,11 @@ class LlmStructure:
     def _ask(self, title: str, page_count: int, window: tuple[int, int, str]) -> list[dict[str, Any]]:
         first, last, text = window
         user = STRUCTURE.render(doc_title=fence(title), page_count=page_count, first=first, last=last, text=fence(text))
-        completion = self.provider.complete(STRUCTURE.system, user, json_schema=STRUCTURE.schema, max_tokens=STRUCTURE.max_tokens)
+        try:
+            completion = self.provider.complete(STRUCTURE.system, user, json_schema=STRUCTURE.schema,
+                                                max_tokens=STRUCTURE.max_tokens)
+        finally:
+            self.usage.add(retries=getattr(self.provider, "last_retries", 0))
         self.usage.add_call("structure", completion.prompt_tokens, completion.completion_tokens, completion.cost_usd)
         try:
             sections = json.loads(completion.text).get("sections")

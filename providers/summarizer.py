@@ -43,12 +43,15 @@ class ModelSummarizer:
         try:
             completion = self.provider.complete(prompt.system, user, json_schema=prompt.schema, max_tokens=prompt.max_tokens)
         except ProviderResponseError as exc:
+            self.usage.add(retries=getattr(self.provider, "last_retries", 0))
             self._account(purpose, exc.completion)
             self.usage.add_error(type(exc).__name__)
             raise
         except ProviderError as exc:
+            self.usage.add(retries=getattr(self.provider, "last_retries", 0))
             self.usage.add_error(type(exc).__name__)
             raise
+        self.usage.add(retries=getattr(self.provider, "last_retries", 0))
         self._account(purpose, completion)
         try:
             answer: Any = json.loads(completion.text)

@@ -26,10 +26,12 @@ def vision_callable(provider: ModelProvider, usage: Usage | None = None) -> Call
             completion = provider.describe_image(png, VISION.user)
         except ProviderError as exc:
             if usage is not None:
+                usage.add(retries=getattr(provider, "last_retries", 0))
                 usage.add_error(type(exc).__name__)
             log.warning("vision failed: %s", exc)
             return None
         if usage is not None:
+            usage.add(retries=getattr(provider, "last_retries", 0))
             usage.add_call("vision", completion.prompt_tokens, completion.completion_tokens, completion.cost_usd)
         text = completion.text.strip()
         return text or None

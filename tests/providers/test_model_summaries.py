@@ -186,3 +186,11 @@ def test_summary_cache_in_an_s3_store(openai_server: FakeOpenAI, moto_endpoint: 
     root2, own2 = tree(chapters=2, leaves=3)
     _, run = _run(openai_server, root2, own2, cache=StoreSummaryCache(store, "gpt-4o-mini", "p1"))
     assert openai_server.calls == first and run.cache_hits == 9
+
+
+def test_retries_are_counted_per_document(openai_server: FakeOpenAI) -> None:
+    openai_server.reply_fn = echo_summary
+    openai_server.push(Fault.server_error(500), Fault.rate_limit(0))
+    root, own = tree(chapters=1, leaves=2)
+    summarizer, run = _run(openai_server, root, own, concurrency=1)
+    assert summarizer.usage.to_stats()["retries"] == 2 and run.fallbacks == 0 and summarizer.usage.calls == 4
