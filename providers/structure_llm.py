@@ -30,6 +30,7 @@ MAX_WINDOWS = 40  # ~ 400 pages; beyond that the outline of the rest is not aske
 MIN_ENTRIES = 2
 MIN_KEPT_RATIO = 0.5
 FUZZ_MIN = 90
+SEARCH_PAGES = 40  # how far from the proposed page an exact title is looked for (printed vs physical numbers)
 
 
 @dataclass
@@ -77,13 +78,32 @@ def _locate(title: str, page_text: str) -> int | None:
     return None
 
 
+def _search_near(title: str, page: int, texts: list[str], cache: dict[int, str]) -> tuple[int, int] | None:
+    """(page, offset) of the exact (normalized) title on the page nearest to ``page`` within SEARCH_PAGES."""
+    t = _norm(title)
+    if len(t) < 4:
+        return None
+    n_pages = len(texts)
+    centre = page
+    for distance in range(2, SEARCH_PAGES + 1):
+        for p in (centre + distance, centre - distance):  # later first: printed numbers usually lag physical ones
+            if 1 <= p <= n_pages:
+                if p not in cache:
+                    cache[p] = _norm(texts[p - 1])
+                at = cache[p].find(t)
+                if at >= 0:
+                    return p, at
+    return None
+
+
 def validate_outline(candidates: list[Candidate], texts: list[str]) -> tuple[list[Entry], dict[str, Any]]:
-    """Keep entries with a page in range and a title found on it (or on page +-1, repaired); order and level them."""
+    """Keep entries whose title is found on their page (or +-1, or exactly within 40 pages: page repaired); order, level."""
     n_pages = len(texts)
     dropped = {"out_of_range": 0, "not_found": 0, "duplicate": 0, "empty": 0}
     repaired = 0
     located: list[tuple[int, int, int, Candidate]] = []
     seen: set[tuple[str, int]] = set()
+    norm_pages: dict[int, str] = {}
     for c in candidates:
         title = " ".join(c.title.split())
         if not title:
@@ -99,6 +119,9 @@ def validate_outline(candidates: list[Candidate], texts: list[str]) -> tuple[lis
                 if offset is not None:
                     where = (page, offset)
                     break
+        if where is None:
+            # Models often answer with the printed page number: look for the exact title nearby.
+            where = _search_near(title, c.page, texts, norm_pages)
         if where is None:
             dropped["not_found"] += 1
             continue

@@ -88,3 +88,14 @@ def test_hook_rejects_an_outline_that_does_not_check_out(openai_server: FakeOpen
     with PdfSource(_pdf(tmp_path / "m.pdf", PAGES)) as pdf:
         entries, info = LlmStructure(provider(openai_server))(pdf)
     assert entries == [] and "not credible" in info["reason"]
+
+
+def test_printed_page_numbers_are_repaired_to_physical_pages() -> None:
+    texts = [f"Page {n} filler text about pumps." for n in range(1, 31)]
+    texts[11] = "Maintenance schedule Replace the filter every 500 hours."
+    texts[19] = "Spare parts list Order numbers for the X200."
+    cands = [Candidate("Maintenance schedule", 1, 4, 0), Candidate("Spare parts list", 1, 12, 1),
+             Candidate("Warranty terms", 1, 14, 2)]  # printed pages 4 and 12 = physical 12 and 20; the third is invented
+    entries, info = validate_outline(cands, texts)
+    assert entries == [Entry(1, "Maintenance schedule", 12), Entry(1, "Spare parts list", 20)]
+    assert info["repaired_pages"] == 2 and info["dropped"]["not_found"] == 1
