@@ -148,7 +148,7 @@ def run(corpus: Path, limit: int | None, reindex: bool, workers: int, weights: d
     cache = ensure_index(corpus, names, reindex, workers)
 
     # Ablations of the tree search run alongside, so the table shows where the gain comes from.
-    variants = {"tree": tw, "tree_no_cues": {**tw, "cue_weight": 0.0},
+    variants = {"tree": tw, "tree_no_implied": {**tw, "implied_weight": 0.0}, "tree_no_cues": {**tw, "cue_weight": 0.0},
                 "tree_titles_only": {**tw, "cue_weight": 0.0, "heading_weight": 0.0}}
     methods = (*variants, "page_bm25", "chunk_bm25") + (("tree_llm",) if provider is not None else ())
     hits = {m: {k: 0 for k in KS} for m in methods}
@@ -242,7 +242,8 @@ def table(r: dict[str, Any]) -> str:
     lines = [f"FinanceBench: {r['questions']} questions, {r['documents']} documents "
              f"(structure sources: {', '.join(f'{k} {v}' for k, v in sorted(r['structure_sources'].items()))})", "",
              "| method | hit@1 | hit@3 | hit@5 | p50 ms | p95 ms |", "|---|---|---|---|---|---|"]
-    labels = {"tree": "**tree search (offline lexical)**", "tree_no_cues": "tree search without statement cues",
+    labels = {"tree": "**tree search (offline lexical)**", "tree_no_implied": "tree search without metric-implied cues",
+              "tree_no_cues": "tree search without statement cues",
               "tree_titles_only": "tree search, titles/summaries only", "page_bm25": "flat page BM25",
               "chunk_bm25": "BM25 over 500-char chunks", "tree_llm": "tree search (LLM navigator)"}
     for m, label in labels.items():
@@ -266,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="only the first N questions")
     ap.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)))
     ap.add_argument("--weight", action="append", default=[], metavar="NAME=X",
-                    help="override a lexical_search weight (title_weight, heading_weight, cue_weight); repeatable")
+                    help="override a lexical_search weight (title_weight, heading_weight, cue_weight, implied_weight); repeatable")
     ap.add_argument("--llm", action="store_true", help="also run the LLM navigator (needs PAGETREE_MODEL and OPENAI_*)")
     ap.add_argument("--out", type=Path, default=RESULTS / "retrieval.json")
     args = ap.parse_args(argv)

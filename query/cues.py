@@ -33,6 +33,16 @@ STATEMENTS: dict[str, tuple[re.Pattern[str], tuple[str, ...]]] = {
     ),
 }
 
+# Metrics an analyst reads off one statement even when the question does not name it.
+IMPLIED: dict[str, re.Pattern[str]] = {
+    "income": re.compile(r"gross (?:profit )?margin|operating (?:profit )?margin|net (?:profit |income )?margin"
+                         r"|operating income|ebitda|cost of (?:goods|sales|revenue)|earnings per share"),
+    "balance_sheet": re.compile(r"working capital|quick ratio|current ratio|debt[- ]to[- ]equity|total assets"
+                                r"|pp&?e\b|ppne|property,? plant|inventory turnover|days (?:payable|sales|inventory)"),
+    "cash_flow": re.compile(r"capital expenditure|capex|free cash ?flow|dividends? paid|cash (?:flow )?from operations"
+                            r"|operating cash ?flow|capital[- ]intensive"),
+}
+
 _NON_LETTERS = re.compile(r"[^a-z]+")
 
 
@@ -40,6 +50,12 @@ def asked_statements(question: str) -> set[str]:
     """Statement kinds the question names ("balance sheet", "P&L", "statement of cash flows", ...)."""
     q = question.lower()
     return {kind for kind, (asked, _) in STATEMENTS.items() if asked.search(q)}
+
+
+def implied_statements(question: str) -> set[str]:
+    """Statement kinds the metrics in a question are read from ("gross margin" -> income statement)."""
+    q = question.lower()
+    return {kind for kind, rx in IMPLIED.items() if rx.search(q)}
 
 
 def statement_kinds(heading: str) -> set[str]:

@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from index_store.model import Node
-from query.cues import asked_statements, statement_kinds
+from query.cues import asked_statements, implied_statements, statement_kinds
 from query.text import BM25, tokenize
 
 TITLE_WEIGHT = 0.3     # section titles/summaries containing the page
 HEADING_WEIGHT = 0.3   # the page's own heading (its first lines): the tree's finest level
 CUE_WEIGHT = 1.0       # a financial statement the question names, found in a heading or title
+IMPLIED_WEIGHT = 0.5    # share of cue_weight for a statement implied by a metric ("gross margin")
 MAX_PAGES_PER_HIT = 5
 HEADING_CHARS = 150
 SYNTHETIC_KINDS = ("front_matter", "page_group")  # parsers.ranges marks made-up nodes in node["kind"]
@@ -78,7 +79,7 @@ class LexicalIndex:
         return [s / best for s in scores] if best > 0 else scores
 
     def score(self, question: str, title_weight: float = TITLE_WEIGHT, heading_weight: float = HEADING_WEIGHT,
-              cue_weight: float = CUE_WEIGHT) -> tuple[list[float], dict[str, float]]:
+              cue_weight: float = CUE_WEIGHT, implied_weight: float = IMPLIED_WEIGHT) -> tuple[list[float], dict[str, float]]:
         """(page scores indexed by page-1, node title scores by node_id), each part normalised to [0, 1]."""
         q = tokenize(question)
         pages = self._normalise(self.page_bm25.scores(q))
@@ -88,16 +89,20 @@ class LexicalIndex:
         meta_raw = self._normalise(self.meta_bm25.scores(q))
         meta = {n.node_id: meta_raw[i] for i, n in enumerate(self.nodes)}
         wanted = asked_statements(question) if cue_weight else set()
+        weight = cue_weight
+        if cue_weight and not wanted and implied_weight:
+            # No statement named: the metrics asked about still say where an analyst looks.
+            wanted, weight = implied_statements(question), cue_weight * implied_weight
         bonus = [0.0] * self.page_count
         for i, node in enumerate(self.nodes):
-            m = title_weight * meta_raw[i] + (cue_weight if wanted & self.node_cues[i] else 0.0)
+            m = title_weight * meta_raw[i] + (weight if wanted & self.node_cues[i] else 0.0)
             if m > 0:
                 for p in range(node.start_page, min(node.end_page, self.page_count) + 1):
                     bonus[p - 1] += m
         if wanted:
             for i, kinds in enumerate(self.page_cues):
                 if wanted & kinds:
-                    bonus[i] += cue_weight
+                    bonus[i] += weight
         return [s + b for s, b in zip(pages, bonus)], meta
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from query import InvalidRequest, NotFoundError, open_index, search
 from query.chunks import iter_chunks
-from query.cues import asked_statements, statement_kinds
+from query.cues import asked_statements, implied_statements, statement_kinds
 from query.lexical import lexical_search
 from query.xref import find_refs, resolve
 
@@ -35,6 +35,11 @@ def test_statement_cue_finds_a_numbers_page_whose_words_do_not_match(query_store
     hits, _ = lexical_search(doc, "What were capital expenditures in 2023? Use the cash flow statement.")
     assert hits[0].pages == [12]
     assert asked_statements("Answer from the P&L and the balance sheet") == {"income", "balance_sheet"}
+    assert implied_statements("Is the company capital-intensive? What is its free cash flow?") == {"cash_flow"}
+    globex = open_index(query_store["uri"], "globex-10k")
+    hits, _ = lexical_search(globex, "What is the quick ratio?")
+    assert hits[0].pages == [4]  # no statement named, but a quick ratio is read off the balance sheet
+    assert lexical_search(globex, "What is the quick ratio?", implied_weight=0.0)[0] == []  # no word of it is in the text
     assert statement_kinds("CONSOLIDATED BALANCE SHEE T") == {"balance_sheet"}
     assert statement_kinds("Index: Statements of Operations, Balance Sheets, Statements of Cash Flows") == set()
 
