@@ -4,7 +4,8 @@ Scores: every page gets BM25 over its text (normalised to the document's best
 page), plus ``heading_weight`` x BM25 over its heading (the page's first
 lines, the finest level of the structure), plus ``title_weight`` x the BM25 of
 the titles and summaries of the sections that contain it, plus ``cue_weight``
-when a heading or title is the financial statement the question names
+when a heading or title is the financial statement the question names, or
+``implied_weight`` x that when the question's metric is read from it
 (query.cues). So a page under "Consolidated Statements of Cash Flows" outranks
 a page that merely mentions cash flows. A node's score is the best score of its
 pages (the propagation up the tree); the navigator descends from the root like
@@ -27,7 +28,7 @@ from query.text import BM25, tokenize
 TITLE_WEIGHT = 0.3     # section titles/summaries containing the page
 HEADING_WEIGHT = 0.3   # the page's own heading (its first lines): the tree's finest level
 CUE_WEIGHT = 1.0       # a financial statement the question names, found in a heading or title
-IMPLIED_WEIGHT = 0.5    # share of cue_weight for a statement implied by a metric ("gross margin")
+IMPLIED_WEIGHT = 0.5   # share of cue_weight for a statement implied by a metric ("gross margin")
 MAX_PAGES_PER_HIT = 5
 HEADING_CHARS = 150
 SYNTHETIC_KINDS = ("front_matter", "page_group")  # parsers.ranges marks made-up nodes in node["kind"]
@@ -111,8 +112,7 @@ def page_heading(text: str) -> str:
     return text[:HEADING_CHARS]
 
 
-_lock = threading.Lock()
-_lock = threading.Lock()
+_lock = threading.Lock()  # one build at a time: a second caller waits for the first's index
 
 
 def lexical_index(doc: Any) -> LexicalIndex:
