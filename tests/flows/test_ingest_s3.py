@@ -116,6 +116,18 @@ def test_one_bad_object_never_fails_the_run_and_is_retried_next_run(prefect_harn
                       "denied": "new", "cut_always": "new", "cold": "failed", "notpdf": "failed"}
 
 
+def test_a_stalled_document_times_out_and_the_rest_of_the_run_goes_on(prefect_harness, s3, moto_endpoint,
+                                                                     fault_proxy, tmp_path):
+    src = new_bucket(s3, "stall")
+    for name in ("stuck", "fine"):
+        s3.put_object(Bucket=src, Key=f"{name}.pdf", Body=pdf_bytes(name))
+    fault_proxy.stall_seconds = 6.0
+    fault_proxy.add("/stuck.pdf", "stall")
+    report = ingest(f"s3://{src}", store=str(tmp_path / "index"), endpoint_url=fault_proxy.url, doc_timeout=3.0, **FAST)
+    status = {d["doc_id"]: (d["status"], d["error_kind"]) for d in report["documents"]}
+    assert status == {"stuck": ("failed", "timeout"), "fine": ("new", None)}
+
+
 def test_missing_source_bucket_is_a_clear_error_at_start(prefect_harness, s3, moto_endpoint, tmp_path):
     with pytest.raises(SourceError, match="does not exist"):
         ingest("s3://pagetree-no-such-bucket/x", store=str(tmp_path / "index"), endpoint_url=moto_endpoint)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.client
 import os
 import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -82,7 +83,8 @@ class Fault:
     """Answer ``action`` to ``times`` requests whose path contains ``match``.
 
     '503' SlowDown, '403' AccessDenied, 'truncate' (half the body, then hang up),
-    'delete' (delete the object upstream, then forward: a key removed between listing and download).
+    'delete' (delete the object upstream, then forward: a key removed between listing and download),
+    'stall' (wait ``stall_seconds``, then forward: a download that hangs).
     """
 
     match: str
@@ -100,6 +102,7 @@ class FaultProxy:
     requests: int = 0
     url: str = ""
     log: list[str] = field(default_factory=list)  # "METHOD path" of every request, in arrival order
+    stall_seconds: float = 3.0
 
     def add(self, match: str, action: str, times: int = 1_000_000, method: str = "GET") -> Fault:
         fault = Fault(match, action, times, method)
@@ -149,6 +152,8 @@ def _handler(proxy: FaultProxy) -> type[BaseHTTPRequestHandler]:
                     self.wfile.write(payload)
                 return
             headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "content-length")}
+            if action == "stall":
+                time.sleep(proxy.stall_seconds)
             if action == "delete":
                 conn = http.client.HTTPConnection(host, int(port), timeout=30)
                 conn.request("DELETE", self.path.split("?")[0], headers=headers)
