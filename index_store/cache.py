@@ -64,6 +64,9 @@ class StoreSummaryCache:
             return None
         except (ValueError, StoreError):
             return None  # a damaged entry is a miss; it is rewritten on the next put
+        except Exception as exc:  # the cache is an optimisation: an unreadable store costs calls, not the document
+            log.warning("summary cache lookup failed (%s): treated as a miss", type(exc).__name__)
+            return None
         return entry if isinstance(entry, dict) and entry.get("summary") else None
 
     def get_many(self, keys: Sequence[str]) -> dict[str, dict[str, Any]]:

@@ -293,30 +293,29 @@ def summarize_tree(
         if progress and (done % 50 == 0 or done == run.nodes):
             progress(done, run.nodes)
 
-    if concurrency <= 1:
-        for node in reversed(order):  # reversed pre-order visits every child before its parent
-            finish(node, work(node))
-        if cache is not None:
-            cache.flush()
+    try:
+        if concurrency <= 1:
+            for node in reversed(order):  # reversed pre-order visits every child before its parent
+                finish(node, work(node))
+            return run
+        parent: dict[int, Node] = {id(c): n for n in order for c in n.nodes}
+        waiting = {id(n): len(n.nodes) for n in order}
+        with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="summarize") as pool:
+            futures = {pool.submit(work, n): n for n in order if not n.nodes}
+            while futures:
+                done_set, _ = wait(futures, return_when=FIRST_COMPLETED)
+                for future in done_set:
+                    node = futures.pop(future)
+                    finish(node, future.result())
+                    up = parent.get(id(node))
+                    if up is not None:
+                        waiting[id(up)] -= 1
+                        if waiting[id(up)] == 0:
+                            futures[pool.submit(work, up)] = up
         return run
-
-    parent: dict[int, Node] = {id(c): n for n in order for c in n.nodes}
-    waiting = {id(n): len(n.nodes) for n in order}
-    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="summarize") as pool:
-        futures = {pool.submit(work, n): n for n in order if not n.nodes}
-        while futures:
-            done_set, _ = wait(futures, return_when=FIRST_COMPLETED)
-            for future in done_set:
-                node = futures.pop(future)
-                finish(node, future.result())
-                up = parent.get(id(node))
-                if up is not None:
-                    waiting[id(up)] -= 1
-                    if waiting[id(up)] == 0:
-                        futures[pool.submit(work, up)] = up
-    if cache is not None:
-        cache.flush()
-    return run
+    finally:
+        if cache is not None:
+            cache.flush()  # every summary asked for is stored, even if a later node failed
 
 
 def describe_document(root: Node, summarizer: Summarizer, *, doc_title: str, page_count: int,
