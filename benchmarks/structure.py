@@ -36,7 +36,13 @@ PAGEINDEX_VENV = ROOT / "benchmarks" / ".work" / "pageindex-venv"
 # -- peer workers (stdlib + the peer library only) ------------------------------------------
 
 
-def _worker_pymupdf4llm(files: list[str]) -> dict:
+def _save(cache: str, f: str, result: dict) -> None:
+    """One result file per input, written as soon as it is known: a killed run keeps its progress."""
+    Path(cache).mkdir(parents=True, exist_ok=True)
+    (Path(cache) / (Path(f).name + ".json")).write_text(json.dumps(result))
+
+
+def _worker_pymupdf4llm(files: list[str], cache: str) -> dict:
     import pymupdf
     import pymupdf4llm
 
@@ -60,10 +66,11 @@ def _worker_pymupdf4llm(files: list[str]) -> dict:
             out[f] = {"pred": preds, "seconds": time.perf_counter() - t0}
         except Exception as exc:  # a peer failing on a document scores zero, as ours would
             out[f] = {"error": f"{type(exc).__name__}: {exc}", "seconds": time.perf_counter() - t0}
+        _save(cache, f, out[f])
     return out
 
 
-def _worker_pageindex(files: list[str]) -> dict:
+def _worker_pageindex(files: list[str], cache: str) -> dict:
     from pageindex.flash import page_index_flash
 
     out = {}
@@ -85,21 +92,31 @@ def _worker_pageindex(files: list[str]) -> dict:
             out[f] = {"pred": preds, "seconds": time.perf_counter() - t0, "toc_source": result.get("toc_source")}
         except Exception as exc:
             out[f] = {"error": f"{type(exc).__name__}: {exc}", "seconds": time.perf_counter() - t0}
+        _save(cache, f, out[f])
     return out
 
 
-def _run_peer(name: str, files: list[str], timeout: float) -> dict:
+def _run_peer(name: str, files: list[str], timeout: float, cache: Path, cached_only: bool = False) -> dict:
+    """Peer results per file; files already in ``cache`` (from an earlier, possibly killed, run) are not redone.
+
+    With ``cached_only`` nothing is run and files without a cached result are left out.
+    """
+    cache = cache / name
+    todo = [f for f in files if not (cache / (Path(f).name + ".json")).exists()]
+    if cached_only:
+        files, todo = [f for f in files if f not in todo], []
     python = sys.executable
     if name == "pageindex":
         python = str(PAGEINDEX_VENV / "bin" / "python")
-        if not Path(python).exists():
+        if todo and not Path(python).exists():
             return {"_unavailable": f"no PageIndex venv at {PAGEINDEX_VENV}: create it with "
                                     f"`.venv/bin/python -m venv {PAGEINDEX_VENV} && {PAGEINDEX_VENV}/bin/pip install pageindex==0.4.7`"}
-    proc = subprocess.run([python, __file__, "--peer-worker", name, *files], capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "PYTHONPATH": ""}, cwd="/tmp")
-    if proc.returncode != 0:
-        return {"_unavailable": (proc.stderr.strip().splitlines() or ["failed"])[-1]}
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    if todo:
+        proc = subprocess.run([python, __file__, "--peer-worker", name, str(cache), *todo], capture_output=True, text=True,
+                              timeout=timeout, env={**os.environ, "PYTHONPATH": ""}, cwd="/tmp")
+        if proc.returncode != 0:
+            return {"_unavailable": (proc.stderr.strip().splitlines() or ["failed"])[-1]}
+    return {f: json.loads((cache / (Path(f).name + ".json")).read_text()) for f in files}
 
 
 # -- our side ---------------------------------------------------------------------------------
@@ -171,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variants", default="A,B1,B2,B3")
     ap.add_argument("--peers", default="pymupdf4llm,pageindex", help="comma list, '' for none")
     ap.add_argument("--peer-variant", default="B2", help="manuals variant the peers run on")
+    ap.add_argument("--peers-cached-only", action="store_true", help="use peer results cached by earlier runs, run nothing")
+    ap.add_argument("--peer-sets", default="manuals,filings", help="which sets the peers run on (manuals,filings,earnings)")
     ap.add_argument("--docs", default="", help="comma list of doc ids to restrict to")
     ap.add_argument("--max-leaf-pages", type=int, default=10)
     ap.add_argument("--work", default=str(ROOT / "benchmarks" / ".work" / "structure"))
@@ -232,7 +251,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{set_name:24s} {doc_id:34s} {ours.get('source', 'error'):9s} F1(l<=2) {s['l12']['f1']:.3f} "
               f"F1(all) {s['all']['f1']:.3f} ratio {row.get('ratio_to_floor') or 0:.2f}", file=sys.stderr)
 
-    peer_sets = {f"manuals-{args.peer_variant}", "filings-no-outline", "earnings-no-outline"}
+    wanted = set(args.peer_sets.split(","))
+    peer_sets = {name for key, name in (("manuals", f"manuals-{args.peer_variant}"), ("filings", "filings-no-outline"),
+                                        ("earnings", "earnings-no-outline")) if key in wanted}
     peer_files = [(sn, d, src, p) for sn, d, src, p in sets if sn in peer_sets]
     peer_notes: dict[str, str] = {}
     if args.reuse_peers:
@@ -243,13 +264,16 @@ def main(argv: list[str] | None = None) -> int:
         peers = []
     for peer in peers:
         t0 = time.perf_counter()
-        res = _run_peer(peer, [str(p) for *_, p in peer_files], args.peer_timeout)
+        res = _run_peer(peer, [str(p) for *_, p in peer_files], args.peer_timeout, work / "peers", args.peers_cached_only)
         print(f"peer {peer}: {time.perf_counter() - t0:.1f}s", file=sys.stderr)
         if "_unavailable" in res:
             peer_notes[peer] = res["_unavailable"]
             continue
-        for set_name, doc_id, src, path in peer_files:
-            r = res.get(str(path), {"error": "missing"})
+        done = [pf for pf in peer_files if str(pf[3]) in res]
+        if len(done) < len(peer_files):
+            peer_notes[peer] = f"ran on {len(done)} of {len(peer_files)} documents (time budget); see rows"
+        for set_name, doc_id, src, path in done:
+            r = res[str(path)]
             truth = truth_from_pdf(src)
             s = score(truth, r["pred"]) if "pred" in r else failed_score(truth)
             pages = next((x["pages"] for x in rows if x["doc"] == doc_id and x["set"] == set_name), 0) or 1
@@ -311,6 +335,6 @@ def main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--peer-worker":
         worker = {"pymupdf4llm": _worker_pymupdf4llm, "pageindex": _worker_pageindex}[sys.argv[2]]
-        print(json.dumps(worker(sys.argv[3:])))
+        worker(sys.argv[4:], sys.argv[3])
         sys.exit(0)
     sys.exit(main())
