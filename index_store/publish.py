@@ -59,6 +59,7 @@ def publish_document(
         "fingerprint": pipeline.get("fingerprint"),
         "source": {k: source.get(k) for k in ("uri", "etag", "bytes", "sha256")},
         "title": tree.extra.get("title"),
+        "description": tree.extra.get("description"),
         "page_count": tree.page_count,
         "structure_source": tree.structure_source,
     }
