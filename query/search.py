@@ -88,7 +88,9 @@ def select_documents(store: Any, question: str, max_docs: int = 3,
         # Names (id, title) are repeated: "3M" in a question should beat a shared phrase like "cash flows".
         name = f'{row["doc_id"].replace("_", " ").replace("-", " ")} {row.get("title") or ""} '
         words = [name * 3, str(row.get("description") or "")]
-        if len(rows) <= OUTLINE_DESCRIPTION_LIMIT:  # beyond that, one tree.json per document costs too much
+        # latest.json carries a description for documents published since it was added; older ones are
+        # described by their top-level outline, while one tree.json per document stays affordable.
+        if not row.get("description") and len(rows) <= OUTLINE_DESCRIPTION_LIMIT:
             try:
                 doc = open_index(st, row["doc_id"], row.get("version"))
                 words.append(doc.tree.root.summary)
