@@ -1,4 +1,4 @@
-"""HTTP API over a store (FastAPI): documents, tree, read, pages, grep, find, search.
+"""HTTP API over a store (FastAPI): documents, tree, read, pages, grep, find, search, answer.
 
 Every route checks the caller's API key against the document prefixes it may
 see (query.access): a document outside them is refused with 403 before the
@@ -112,7 +112,29 @@ def create_app(store: str, keys: KeyRing | None = None, provider: Any = None) ->
                         doc_filter=who.allows)
         return result.to_dict()
 
+    @app.post("/v1/answer")
+    def answer_route(body: SearchRequest, who: Principal = Depends(caller)) -> dict[str, Any]:
+        """Search, then the model answers from the hits' pages; every claim cites node_id and pages."""
+        from query.llm import answer as llm_answer
+
+        if provider is None:
+            raise Unavailable("answers need a model provider: start the server with PAGETREE_MODEL set")
+        for doc_id in body.doc_ids or []:
+            allowed(doc_id, who)
+        found = search(body.question, body.doc_ids, store=store, navigator=body.navigator, max_steps=body.max_steps,
+                       top_k=min(body.top_k, 10), max_docs=body.max_docs, provider=provider, version=body.version,
+                       doc_filter=who.allows)
+        out = llm_answer(body.question, found.results, store=store, provider=provider)
+        out["results"] = [h.to_dict() for h in found.results]
+        return out
+
     return app
+
+
+class Unavailable(QueryError):
+    """A feature that needs a model provider the server was started without (HTTP 503)."""
+
+    status = 503
 
 
 def serve(store: str, host: str = "127.0.0.1", port: int = 8080, keys_file: str | None = None) -> None:

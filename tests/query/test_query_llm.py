@@ -89,3 +89,45 @@ def test_answer_end_to_end_searches_then_answers(query_store, openai_server):
     out = answer("gasket part number", ["acme-handbook"], store=query_store["uri"], provider=_provider(openai_server))
     assert out["answer"] == "ZX-9981" and out["results"][0]["title"] == "Appendix C Spare parts"
     assert "ZX-9981" in openai_server.requests[0].user_text()
+
+
+def test_http_answer_route_cites_and_needs_a_provider(query_store, openai_server):
+    import socket
+    import threading
+    import time
+
+    import httpx
+    import uvicorn
+
+    from query.access import KeyRing
+    from query.server import create_app
+
+    def start(app):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+        threading.Thread(target=server.run, daemon=True).start()
+        deadline = time.monotonic() + 20
+        while not server.started:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        return server, f"http://127.0.0.1:{port}"
+
+    keys = KeyRing({"k": ["acme-"]})
+    with_model, url = start(create_app(query_store["uri"], keys, provider=_provider(openai_server)))
+    without, url2 = start(create_app(query_store["uri"], keys))
+    try:
+        doc = open_index(query_store["uri"], "acme-handbook")
+        appendix = next(n.node_id for n in doc.nodes() if n.title.startswith("Appendix C"))
+        openai_server.push(json.dumps({"answer": "ZX-9981", "claims": [
+            {"text": "The gasket is ZX-9981", "doc_id": "acme-handbook", "node_id": appendix, "pages": [11]}]}))
+        r = httpx.post(url + "/v1/answer", json={"question": "gasket part number"}, headers={"X-API-Key": "k"}, timeout=20)
+        assert r.status_code == 200, r.text
+        assert r.json()["claims"] == [{"text": "The gasket is ZX-9981", "doc_id": "acme-handbook", "node_id": appendix, "pages": [11]}]
+        r = httpx.post(url + "/v1/answer", json={"question": "x", "doc_ids": ["globex-10k"]}, headers={"X-API-Key": "k"}, timeout=20)
+        assert r.status_code == 403
+        r = httpx.post(url2 + "/v1/answer", json={"question": "gasket"}, headers={"X-API-Key": "k"}, timeout=20)
+        assert r.status_code == 503
+    finally:
+        with_model.should_exit = without.should_exit = True
