@@ -19,7 +19,6 @@ import hashlib
 import json
 import os
 import platform
-import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
