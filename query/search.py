@@ -101,7 +101,9 @@ def select_documents(store: Any, question: str, max_docs: int = 3,
     bm25 = BM25([d for _, d in descriptions])
     scores = bm25.scores(tokenize(question))
     ranked = sorted(zip((d for d, _ in descriptions), scores), key=lambda x: (-x[1], x[0]))
-    chosen = [(d, s) for d, s in ranked if s > 0][:max_docs] or ranked[:max_docs]
+    # Always search max_docs documents: a short catalog description misses most of what a document
+    # covers, so a document that scores 0 here may still hold the best section (it keeps half weight).
+    chosen = ranked[:max_docs]
     best = max((s for _, s in chosen), default=0.0)
     # A document's hits are weighted by how well it matched, never below half: the catalog
     # picks where to look, the sections decide what to read.
