@@ -216,8 +216,8 @@ def refresh_latest_source(store: Store, item: PlanItem, version: str, sha: str) 
     extra["source"] = {"uri": item.obj.uri, "etag": item.obj.etag, "bytes": item.obj.size, "sha256": sha}
     extra["fingerprint"] = manifest.get("pipeline", {}).get("fingerprint", extra.get("fingerprint"))
     if latest.get("removed_from_source"):
-        extra["removed_from_source"] = None  # explicit: _move_latest skips records that add nothing new
-    store._move_latest(item.doc_id, {"version": version, "published_at": latest.get("published_at"), **extra})
+        extra["removed_from_source"] = None  # explicit: update_latest skips records that add nothing new
+    store.update_latest(item.doc_id, {"version": version, "published_at": latest.get("published_at"), **extra})
 
 
 @task(name="process-document", cache_policy=NO_CACHE)
@@ -299,7 +299,7 @@ def tombstone(store: Store, doc_id: str, run_id: str) -> None:
         return
     record = dict(latest)
     record["removed_from_source"] = {"run_id": run_id, "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-    store._move_latest(doc_id, record)
+    store.update_latest(doc_id, record)
 
 
 def publish_report(report: RunReport, store: Store) -> None:

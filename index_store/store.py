@@ -112,9 +112,14 @@ class Store:
         payload[layout.MANIFEST] = dumps(manifest)
         self.backend.write_version(prefix, payload)
         record = {"version": version, "published_at": utcnow(), **(latest_extra or {})}
-        return self._move_latest(doc_id, record)
+        return self.update_latest(doc_id, record)
 
-    def _move_latest(self, doc_id: str, record: dict[str, Any], attempts: int = 8) -> bool:
+    def update_latest(self, doc_id: str, record: dict[str, Any], attempts: int = 8) -> bool:
+        """Point latest.json at ``record`` (an already published version) with a conditional write.
+
+        Returns False when latest already says exactly this. Retries with backoff when another writer
+        moved latest.json in between; raises ConflictError after ``attempts`` losses.
+        """
         key = layout.latest_key(doc_id)
         for attempt in range(attempts):
             try:

@@ -36,7 +36,7 @@ def test_concurrent_latest_moves_all_land_and_never_tear(s3, moto_endpoint):
     def move(version: str) -> None:
         barrier.wait()
         try:
-            store._move_latest("doc", {"version": version, "published_at": "2026-01-01T00:00:00Z", "writer": version})
+            store.update_latest("doc", {"version": version, "published_at": "2026-01-01T00:00:00Z", "writer": version})
         except BaseException as exc:
             errors.append(exc)
 
