@@ -109,7 +109,7 @@ def _run_peer(name: str, files: list[str], timeout: float, cache: Path, cached_o
     if name == "pageindex":
         python = str(PAGEINDEX_VENV / "bin" / "python")
         if todo and not Path(python).exists():
-            return {"_unavailable": f"no PageIndex venv at {PAGEINDEX_VENV}: create it with "
+            return {"_unavailable": f"not run: no PageIndex venv at {PAGEINDEX_VENV}: create it with "
                                     f"`.venv/bin/python -m venv {PAGEINDEX_VENV} && {PAGEINDEX_VENV}/bin/pip install pageindex==0.4.7`"}
     if todo:
         proc = subprocess.run([python, __file__, "--peer-worker", name, str(cache), *todo], capture_output=True, text=True,
@@ -315,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{num(s['ratio_to_floor_median'], '.2f')} | "
             f"{s['model_calls'] if s['method'] == 'pagetree' else ''} |")
     for peer, why in peer_notes.items():
-        lines.append(f"\n{peer}: not run: {why}")
+        lines.append(f"\n{peer}: {why}")
     table = "\n".join(lines)
     print(table)
     out = {
