@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import os
 import shutil
 import uuid
@@ -70,8 +71,6 @@ class LocalBackend:
 
     def get_with_tag(self, key: str) -> tuple[bytes, str | None]:
         data = self.get_bytes(key)
-        import hashlib
-
         return data, hashlib.md5(data).hexdigest()
 
     def put_bytes(self, key: str, data: bytes) -> None:
