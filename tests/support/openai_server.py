@@ -269,6 +269,11 @@ def _make_handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             return
 
         def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None, length: int | None = None) -> None:
+            rec = getattr(self, "_rec", None)
+            if rec is not None:
+                # Record the status before the client can see the reply: a test reading the log right after
+                # its call returns must not race the handler thread.
+                rec.status = status
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body) if length is None else length))
@@ -317,9 +322,11 @@ def _make_handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 server.requests.append(rec)
                 server._in_flight += 1
                 server.max_in_flight = max(server.max_in_flight, server._in_flight)
+            self._rec = rec
             try:
                 rec.status = self._handle(rec)
             finally:
+                self._rec = None
                 rec.finished = time.monotonic()
                 with server._lock:
                     server._in_flight -= 1
