@@ -271,9 +271,10 @@ def _make_handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
         def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None, length: int | None = None) -> None:
             rec = getattr(self, "_rec", None)
             if rec is not None:
-                # Record the status before the client can see the reply: a test reading the log right after
-                # its call returns must not race the handler thread.
+                # Record status and finish time before the client can see the reply: a test reading the log
+                # right after its call returns must not race the handler thread.
                 rec.status = status
+                rec.finished = time.monotonic()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body) if length is None else length))
@@ -327,7 +328,7 @@ def _make_handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 rec.status = self._handle(rec)
             finally:
                 self._rec = None
-                rec.finished = time.monotonic()
+                rec.finished = rec.finished or time.monotonic()
                 with server._lock:
                     server._in_flight -= 1
 
