@@ -13,12 +13,17 @@ with ``parsers.pipeline.index_document`` and report:
 - for one document: our end-to-end indexing time vs tesseract's own time on the same
   page images (the tesseract CLI, sequential, default threads; rendering not counted).
 
-    python benchmarks/ocr.py [--corpus DIR] [--pages 60] [--docs a,b] [--speed-doc debian-policy]
+    python benchmarks/ocr.py [--corpus DIR] [--pages 60] [--docs a,b] [--speed-doc debian-policy] [--reuse-ocr]
+
+``--reuse-ocr`` keeps every tesseract hOCR answer under benchmarks/.work/ocr/hocr/, keyed by
+the page image's bytes, language, psm and tesseract config, so re-running structure or
+layout changes does not re-OCR (never use it for the speed figure).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -38,6 +43,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from benchmarks.metric import mean_scores, predictions_from_tree, score, truth_from_pdf  # noqa: E402
+import parsers.ocr  # noqa: E402
 from parsers.pipeline import PipelineSettings, index_document  # noqa: E402
 
 FETCH = "/work/shared/corpus/manuals/fetch.sh"
@@ -65,6 +71,36 @@ def make_scanned(src: Path, dst: Path, pages: int, dpi: int) -> int:
     return n
 
 
+_HOCR_CACHE_ENV = "PAGETREE_BENCH_HOCR_CACHE"  # set by --reuse-ocr; spawned OCR workers inherit it
+
+
+def _cached_hocr(uncached):
+    """Wrap parsers.ocr._hocr with a disk cache keyed by what tesseract sees (image bytes, lang, psm, config)."""
+    def hocr(image: str, opts: "parsers.ocr.OcrOptions", psm: int = 3) -> bytes:
+        folder = Path(os.environ[_HOCR_CACHE_ENV])
+        key = hashlib.sha256(Path(image).read_bytes())
+        key.update(f"|{opts.lang}|{psm}|{parsers.ocr.tesseract_config(psm)}".encode())
+        path = folder / f"{key.hexdigest()}.hocr"
+        if path.exists():
+            return path.read_bytes()
+        out = uncached(image, opts, psm)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(out)
+        tmp.replace(path)
+        return out
+    return hocr
+
+
+def _install_hocr_cache() -> None:
+    if not getattr(parsers.ocr._hocr, "cached", False):
+        parsers.ocr._hocr = _cached_hocr(parsers.ocr._hocr)
+        parsers.ocr._hocr.cached = True
+
+
+if os.environ.get(_HOCR_CACHE_ENV):  # module level: spawned workers re-import this file as __mp_main__
+    _install_hocr_cache()
+
+
 _LEADER = re.compile(r"(?:\.\s*){3,}")  # TOC dot leaders: typography, not content (". . . ." vs "......")
 
 
@@ -77,6 +113,11 @@ def normalise(text: str) -> str:
 def cer(reference: str, hypothesis: str) -> float:
     ref, hyp = normalise(reference), normalise(hypothesis)
     return Levenshtein.distance(ref, hyp) / max(1, len(ref))
+
+
+def reading_order_text(page: "pymupdf.Page") -> str:
+    """The text layer in visual order (blocks top-to-bottom, left-to-right), as OCR reads a page."""
+    return page.get_text(sort=True)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -117,7 +158,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--work", default=str(HERE / ".work" / "ocr"), help="where scanned variants are cached (git-ignored)")
     ap.add_argument("--out", default=str(HERE / "results" / "ocr.json"))
+    ap.add_argument("--no-born", action="store_true", help="skip the born-digital originals (0-OCR-calls check) while iterating")
+    ap.add_argument("--reuse-ocr", action="store_true", help="cache tesseract answers under WORK/hocr (not for speed figures)")
+    ap.add_argument("--dump", default="", help="folder to write per-page reference/OCR texts and CERs for diagnosis")
     args = ap.parse_args(argv)
+    if args.reuse_ocr:
+        cache = Path(args.work) / "hocr"
+        cache.mkdir(parents=True, exist_ok=True)
+        os.environ[_HOCR_CACHE_ENV] = str(cache.resolve())
+        _install_hocr_cache()
 
     corpus = ensure_corpus(Path(args.corpus))
     wanted = {d for d in args.docs.split(",") if d}
@@ -126,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     settings = PipelineSettings(ocr_dpi=args.ocr_dpi)
 
-    per_doc, all_cer, scores = [], [], []
+    per_doc, all_cer, all_cer_visual, scores = [], [], [], []
     speed = None
     ocr_pages = 0
     ocr_seconds = 0.0
@@ -140,7 +189,18 @@ def main(argv: list[str] | None = None) -> int:
         with pymupdf.open(src) as orig:
             n = min(args.pages, orig.page_count)
             originals = [orig[i].get_text() for i in range(n)]
-        cers = [cer(ref, index.pages[i].text) for i, ref in enumerate(originals) if normalise(ref)]
+            visual = [reading_order_text(orig[i]) for i in range(n)]
+        scored = [i for i, ref in enumerate(originals) if normalise(ref)]
+        cers = [cer(originals[i], index.pages[i].text) for i in scored]
+        cers_visual = [cer(visual[i], index.pages[i].text) for i in scored]
+        all_cer_visual.extend(cers_visual)
+        if args.dump:
+            dump = Path(args.dump)
+            dump.mkdir(parents=True, exist_ok=True)
+            with open(dump / f"{src.stem}.jsonl", "w") as fh:
+                for i, c, cv in zip(scored, cers, cers_visual):
+                    fh.write(json.dumps({"doc": src.stem, "page": i + 1, "cer": c, "cer_visual": cv, "ref": originals[i],
+                                         "ref_visual": visual[i], "ocr": index.pages[i].text}) + "\n")
         truth = [t for t in truth_from_pdf(src) if t[2] <= n]
         s = score(truth, predictions_from_tree(index.tree))
         scores.append(s)
@@ -150,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
         row = {
             "doc": src.stem, "pages": n, "ocr_pages": index.stats.get("ocr_pages", 0), "ocr_calls": index.stats.get("ocr_calls", 0),
             "cer_median": statistics.median(cers) if cers else None, "cer_p90": percentile(cers, 0.9),
+            "cer_visual_median": statistics.median(cers_visual) if cers_visual else None,
+            "cer_visual_p90": percentile(cers_visual, 0.9),
             "structure_source": index.tree.structure_source, "f1_l12": s["l12"]["f1"], "truth_l12": s["l12"]["truth"],
             "pred": s["l12"]["pred"], "ocr_seconds": index.stats["seconds"]["ocr"], "total_seconds": round(wall, 2),
             "mean_confidence": statistics.fmean(p.ocr_confidence for p in index.pages if p.ocr_confidence is not None)
@@ -162,12 +224,13 @@ def main(argv: list[str] | None = None) -> int:
             tess, pages = tesseract_time(scanned, args.ocr_dpi, settings.ocr_lang)
             speed = {"doc": src.stem, "pages": pages, "ours_seconds": round(wall, 2), "tesseract_seconds": round(tess, 2),
                      "ratio": round(wall / tess, 3)}
-        print(f"{src.stem}: cer median {row['cer_median']:.4f} p90 {row['cer_p90']:.4f} f1 {row['f1_l12']:.3f} "
+        print(f"{src.stem}: cer median {row['cer_median']:.4f} p90 {row['cer_p90']:.4f} "
+              f"(visual order {row['cer_visual_median']:.4f} / {row['cer_visual_p90']:.4f}) f1 {row['f1_l12']:.3f} "
               f"({row['structure_source']}) {row['ocr_pages']} pages in {row['ocr_seconds']:.1f}s", file=sys.stderr)
 
     # Born-digital originals: whole documents, OCR must never run.
     born_calls = {}
-    for src in docs:
+    for src in [] if args.no_born else docs:
         index = index_document(src, src.stem, settings, ocr_workers=args.workers)
         born_calls[src.stem] = index.stats.get("ocr_calls", 0)
 
@@ -175,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     summary = {
         "cer_median": statistics.median(all_cer) if all_cer else None,
         "cer_p90": percentile(all_cer, 0.9),
+        "cer_visual_median": statistics.median(all_cer_visual) if all_cer_visual else None,
+        "cer_visual_p90": percentile(all_cer_visual, 0.9),
         "pages_scored": len(all_cer),
         "f1_l12_mean": mean["l12"]["f1"],
         "ocr_pages_per_minute": round(ocr_pages / ocr_seconds * 60, 1) if ocr_seconds else None,
@@ -193,12 +258,14 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n")
 
-    print("| document | OCR pages | CER median | CER p90 | F1 (l<=2) | structure | OCR s |")
-    print("|---|---:|---:|---:|---:|---|---:|")
+    print("| document | OCR pages | CER median | CER p90 | CER median (visual order) | CER p90 (visual order) "
+          "| F1 (l<=2) | structure | OCR s |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---:|")
     for r in per_doc:
-        print(f"| {r['doc']} | {r['ocr_pages']} | {r['cer_median']:.2%} | {r['cer_p90']:.2%} | {r['f1_l12']:.3f} "
-              f"| {r['structure_source']} | {r['ocr_seconds']:.1f} |")
+        print(f"| {r['doc']} | {r['ocr_pages']} | {r['cer_median']:.2%} | {r['cer_p90']:.2%} | {r['cer_visual_median']:.2%} "
+              f"| {r['cer_visual_p90']:.2%} | {r['f1_l12']:.3f} | {r['structure_source']} | {r['ocr_seconds']:.1f} |")
     print(f"| **all** | {ocr_pages} | **{summary['cer_median']:.2%}** | **{summary['cer_p90']:.2%}** "
+          f"| **{summary['cer_visual_median']:.2%}** | **{summary['cer_visual_p90']:.2%}** "
           f"| **{summary['f1_l12_mean']:.3f}** | | {ocr_seconds:.1f} |")
     print()
     print(f"- OCR pages per minute: {summary['ocr_pages_per_minute']}")

@@ -144,9 +144,14 @@ def _rotated_copy(src: str, degrees: int, dst: str) -> None:
         img.rotate(-degrees, expand=True).save(dst)
 
 
+def tesseract_config(psm: int) -> str:
+    """The tesseract command-line options of one pass (also a cache key for benchmarks)."""
+    return f"--psm {psm}"
+
+
 def _hocr(image: str, opts: OcrOptions, psm: int = 3) -> bytes:
     return pytesseract.image_to_pdf_or_hocr(image, lang=opts.lang, extension="hocr", timeout=opts.timeout,
-                                            config=f"--psm {psm}")
+                                            config=tesseract_config(psm))
 
 
 # Leaders before something near the line end ("Title .... 12", also after junk was collapsed to "...").
