@@ -17,7 +17,7 @@ from typing import Any, Callable
 from index_store.model import NodeRow, PageRecord, Tree, flatten
 from parsers.ocr_stage import Vision, run_ocr_stage
 from parsers.pdf import OpenLimits, PdfSource
-from parsers.ranges import build_tree, page_groups
+from parsers.ranges import build_tree, front_matter, page_groups
 from parsers.sections import assign_text
 from parsers.structure import LlmStructureHook, recover_structure
 from parsers.summarize import Summarizer, summarize_document
@@ -38,6 +38,7 @@ class PipelineSettings:
 
     page_group_size: int = 10
     max_leaf_pages: int = 10
+    bookmark_split_factor: int = 4  # fine-grained outlines: split only leaves over 4x the limits (0 = never)
     max_bytes: int = 1 << 30
     max_pages: int = 20_000
     ocr: bool = True
@@ -128,7 +129,8 @@ def index_document(
                             vision_max_pages=settings.vision_max_pages, vision=vision, workers=ocr_workers)
         texts = [pdf.text(n) for n in range(1, pdf.page_count + 1)]
         t_ocr = time.perf_counter()
-        structure = recover_structure(pdf, llm_hook=llm_structure, max_leaf_pages=settings.max_leaf_pages)
+        structure = recover_structure(pdf, llm_hook=llm_structure, max_leaf_pages=settings.max_leaf_pages,
+                                      bookmark_split_factor=settings.bookmark_split_factor)
         title = _doc_title(pdf, path)
         if structure.entries:
             root = build_tree(structure.entries, pdf.page_count, title)
@@ -156,7 +158,8 @@ def index_document(
         structure_source=structure.source,
         page_offset=structure.page_offset,
         root=root,
-        extra={"title": title, "description": summaries.description},
+        # front_matter: the pages before the first entry, which are the root's own text (null when none).
+        extra={"title": title, "description": summaries.description, "front_matter": front_matter(root)},
     )
     rows = flatten(root, own)
     stats = {

@@ -1,7 +1,8 @@
 """Turn a flat, ordered list of outline entries into a tree of page ranges.
 
-A node ends where the next node at the same or a higher level starts; a
-"Front matter" node covers the pages before the first entry.
+A node ends where the next node at the same or a higher level starts. The
+pages before the first entry (title page, contents) are the root's own text,
+not a made-up node; ``front_matter`` reports their range for tree.json.
 """
 
 from __future__ import annotations
@@ -25,25 +26,19 @@ class Entry:
     kind: str = ""
 
 
-# Node kinds stored in tree.json (node["kind"]) for nodes that are not sections of the document.
-KIND_FRONT_MATTER = "front_matter"
+# Node kind stored in tree.json (node["kind"]) for nodes that are not sections of the document.
+# (Trees written before the front matter became the root's own text may also carry "front_matter".)
 KIND_PAGE_GROUP = "page_group"
-SYNTHETIC_KINDS = (KIND_FRONT_MATTER, KIND_PAGE_GROUP)
-
-
-FRONT_MATTER = "Front matter"
+SYNTHETIC_KINDS = ("front_matter", KIND_PAGE_GROUP)
 
 
 def build_tree(entries: list[Entry], page_count: int, title: str) -> Node:
-    """Nest entries by level, compute inclusive page ranges, add front matter."""
+    """Nest entries by level and compute inclusive page ranges; the root spans every page."""
     root = Node(node_id="0000", title=title, level=0, start_page=1, end_page=page_count)
     clean = [
         Entry(max(1, e.level), " ".join(e.title.split()) or "(untitled)", min(max(1, e.page), page_count), e.kind)
         for e in entries
     ]
-    if clean and clean[0].page > 1:
-        root.nodes.append(Node(node_id="", title=FRONT_MATTER, level=1, start_page=1, end_page=clean[0].page - 1,
-                               extra={"kind": KIND_FRONT_MATTER}))
     stack: list[tuple[int, Node]] = [(0, root)]
     for entry in clean:
         while len(stack) > 1 and stack[-1][0] >= entry.level:
@@ -55,6 +50,13 @@ def build_tree(entries: list[Entry], page_count: int, title: str) -> Node:
     _close_ranges(root, page_count)
     number_tree(root)
     return root
+
+
+def front_matter(root: Node) -> dict[str, int] | None:
+    """Pages before the first entry (the root's own text): tree.json's ``front_matter``, None if there are none."""
+    if not root.nodes or root.nodes[0].start_page <= 1:
+        return None
+    return {"start_page": 1, "end_page": root.nodes[0].start_page - 1}
 
 
 def _close_ranges(parent: Node, parent_end: int) -> None:

@@ -15,7 +15,7 @@ from parsers.bookmarks import read_bookmarks
 from parsers.headings import detect_headings
 from parsers.offsets import map_entries, title_key
 from parsers.pdf import PdfSource
-from parsers.ranges import KIND_FRONT_MATTER, KIND_PAGE_GROUP, Entry, build_tree
+from parsers.ranges import KIND_PAGE_GROUP, Entry, build_tree
 from parsers.toc import find_toc
 
 # A hook for a model-backed fallback, called only when no deterministic method
@@ -27,6 +27,9 @@ MIN_ENTRIES = 3
 MIN_VERIFIED_SHARE = 0.5  # of TOC entries with a page number that must check out in the body
 MAX_SPLIT_PAGES = 400  # do not build layouts for more pages than this when splitting leaves
 MAX_LEAF_TOKENS = 20_000  # a leaf above this many (approximate) tokens is split even if short in pages
+# A fine-grained author outline is split only where a leaf exceeds this many times the limits: the manuals'
+# longest bookmark leaves (an index, a long reference section) are 1.1-2.3x the 10-page limit.
+BOOKMARK_SPLIT_FACTOR = 4
 
 
 @dataclass
@@ -37,18 +40,38 @@ class StructureResult:
     decisions: dict[str, Any] = field(default_factory=dict)
 
 
-def recover_structure(pdf: PdfSource, llm_hook: LlmStructureHook | None = None, max_leaf_pages: int = 10) -> StructureResult:
-    """Run the chain; ``max_leaf_pages`` (0 = never) bounds leaf size by splitting long leaves."""
+def recover_structure(
+    pdf: PdfSource, llm_hook: LlmStructureHook | None = None, max_leaf_pages: int = 10,
+    bookmark_split_factor: int = BOOKMARK_SPLIT_FACTOR,
+) -> StructureResult:
+    """Run the chain; ``max_leaf_pages`` (0 = never) bounds leaf size by splitting long leaves.
+
+    A fine-grained author outline is kept verbatim except for leaves over ``bookmark_split_factor``
+    times the limits (0 = never split it); a coarse one is split like a TOC tree (see ``outline_is_coarse``).
+    """
     result = _chain(pdf, llm_hook)
     if result.entries and max_leaf_pages > 0:
-        try:
-            # The author's outline already chose its granularity: only page groups are added to it.
-            by_headings = result.source != "bookmarks"
-            result.entries, info = split_long_leaves(result.entries, pdf, max_leaf_pages, by_headings)
-            result.decisions["split"] = info
-        except Exception as exc:  # splitting is an refinement: a failure keeps the unsplit tree
-            result.decisions["split"] = {"error": f"{type(exc).__name__}: {exc}"}
+        by_headings, factor = True, 1
+        if result.source == "bookmarks":
+            coarse = outline_is_coarse(result.entries, pdf.page_count, max_leaf_pages)
+            # A coarse outline (chapters only) leaves whole chapters as leaves: split them like any other tree.
+            # A fine-grained one is the author's chosen granularity: only outsized leaves get page groups.
+            by_headings, factor = coarse, 1 if coarse else bookmark_split_factor
+            result.decisions["outline"] = "coarse" if coarse else "fine-grained"
+        if factor > 0:
+            try:
+                result.entries, info = split_long_leaves(result.entries, pdf, max_leaf_pages, by_headings, factor)
+                result.decisions["split"] = info
+            except Exception as exc:  # splitting is an refinement: a failure keeps the unsplit tree
+                result.decisions["split"] = {"error": f"{type(exc).__name__}: {exc}"}
     return result
+
+
+def outline_is_coarse(entries: list[Entry], page_count: int, max_pages: int) -> bool:
+    """An outline is coarse when its median leaf is longer than ``max_pages`` (e.g. chapter-only bookmarks)."""
+    root = build_tree(entries, page_count, "")
+    spans = sorted(n.end_page - n.start_page + 1 for n in root.walk() if n.level > 0 and not n.nodes)
+    return bool(spans) and spans[len(spans) // 2] > max_pages
 
 
 def _chain(pdf: PdfSource, llm_hook: LlmStructureHook | None) -> StructureResult:
@@ -131,24 +154,22 @@ def _from_headings(pdf: PdfSource) -> tuple[list[Entry], str | None]:
 
 
 def split_long_leaves(
-    entries: list[Entry], pdf: PdfSource, max_pages: int, by_headings: bool = True
+    entries: list[Entry], pdf: PdfSource, max_pages: int, by_headings: bool = True, factor: int = 1
 ) -> tuple[list[Entry], dict[str, Any]]:
-    """Give every leaf longer than ``max_pages`` children: the headings inside it, else page groups.
-
-    The synthetic front-matter node (title page, TOC) is split by page groups only.
-    """
+    """Give every leaf over ``factor`` x (``max_pages``, MAX_LEAF_TOKENS) children of at most ``max_pages``
+    pages: the headings inside it (when ``by_headings``), else page groups."""
     root = build_tree(entries, pdf.page_count, "")
-    info = {"max_leaf_pages": max_pages, "max_leaf_tokens": MAX_LEAF_TOKENS, "by_headings": 0, "by_pages": 0}
+    info = {"max_leaf_pages": max_pages, "max_leaf_tokens": MAX_LEAF_TOKENS, "factor": factor, "by_headings": 0, "by_pages": 0}
     budget = MAX_SPLIT_PAGES
     for node in list(root.walk())[1:]:
         span = node.end_page - node.start_page + 1
         tokens = _tokens(pdf, node) if not node.nodes and span > 1 else 0
-        if node.nodes or (span <= max_pages and tokens <= MAX_LEAF_TOKENS):
+        if node.nodes or (span <= factor * max_pages and tokens <= factor * MAX_LEAF_TOKENS):
             continue
         # Dense pages (tables, small print) get smaller groups so a leaf stays near the token limit.
         group = max(1, min(max_pages, span * MAX_LEAF_TOKENS // max(tokens, 1)))
         children: list[Node] = []
-        if by_headings and span <= budget and node.extra.get("kind") != KIND_FRONT_MATTER:
+        if by_headings and span <= budget:
             budget -= span
             children = _heading_children(node, pdf, group)
         if children:
@@ -161,8 +182,7 @@ def split_long_leaves(
 
     def visit(node: Node, level: int) -> None:
         for child in node.nodes:
-            if not (level == 1 and child.extra.get("kind") == KIND_FRONT_MATTER and not child.nodes):
-                out.append(Entry(level, child.title, child.start_page, str(child.extra.get("kind", ""))))
+            out.append(Entry(level, child.title, child.start_page, str(child.extra.get("kind", ""))))
             visit(child, level + 1)
 
     visit(root, 1)

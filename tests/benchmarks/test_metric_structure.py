@@ -80,11 +80,12 @@ def test_empty_prediction_scores_zero() -> None:
 
 def test_predictions_from_tree_dict() -> None:
     tree = {"root": {"title": "doc", "level": 0, "start_page": 1, "nodes": [
-        {"title": "Front matter", "level": 1, "start_page": 1, "nodes": []},
+        {"title": "Pages 1\u20131", "level": 1, "start_page": 1, "nodes": [], "kind": "page_group"},
         {"title": "One", "level": 1, "start_page": 2, "nodes": [{"title": "One.a", "level": 2, "start_page": 3, "nodes": []}]},
         {"title": "Two", "level": 1, "start_page": 5, "nodes": []},
     ]}}
-    assert predictions_from_tree(tree) == [(1, "Front matter", 1), (1, "One", 2), (2, "One.a", 3), (1, "Two", 5)]
+    assert predictions_from_tree(tree) == [(1, "Pages 1\u20131", 1), (1, "One", 2), (2, "One.a", 3), (1, "Two", 5)]
+    assert predictions_from_tree(tree, synthetic=False) == [(1, "One", 2), (2, "One.a", 3), (1, "Two", 5)]
 
 
 def _linked_pdf(path) -> None:

@@ -108,7 +108,7 @@ def test_browse_commands(prefect_harness, samples_dir: Path, store: str, capsys)
     hits = capsys.readouterr().out.strip().splitlines()
     assert hits and all(f"p.{item7a['start_page']}" in h for h in hits)
 
-    assert main(["grep", "filing", "basis point", "--node", tree["root"]["nodes"][1]["node_id"], "--store", store]) == 0
+    assert main(["grep", "filing", "basis point", "--node", tree["root"]["nodes"][0]["node_id"], "--store", store]) == 0
     assert capsys.readouterr().out.strip() == ""  # scoped to PART I: no hit
 
     assert main(["tree", "manual", "--store", store]) == 0

@@ -24,9 +24,8 @@ def test_bookmarks_become_nodes_with_levels_pages_and_ranges(tmp_path: Path) -> 
     nodes = list(tree.root.walk())
     assert [n.node_id for n in nodes] == [f"{i:04d}" for i in range(len(nodes))]
     got = [(n.level, n.title, n.start_page, n.end_page) for n in nodes[1:]]
-    # Front matter covers the page before the first entry; a node ends where the next at the same or higher level starts.
+    # A node ends where the next at the same or higher level starts; page 1 (before the first entry) is the root's own.
     assert got == [
-        (1, "Front matter", 1, 1),
         (1, "Chapter One", 2, 5),
         (2, "Section 1.1", 2, 3),
         (2, "Section 1.2", 4, 5),
@@ -34,6 +33,9 @@ def test_bookmarks_become_nodes_with_levels_pages_and_ranges(tmp_path: Path) -> 
         (1, "Appendix", 9, 10),
     ]
     assert tree.root.start_page == 1 and tree.root.end_page == 10 and tree.page_count == 10
+    assert tree.to_dict()["front_matter"] == {"start_page": 1, "end_page": 1}
+    root_row = next(r for r in index.nodes if r.node_id == "0000")
+    assert "Heading 1" in root_row.text and "Heading 2" not in root_row.text
 
 
 def test_no_bookmarks_gives_page_groups(tmp_path: Path) -> None:

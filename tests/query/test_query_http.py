@@ -83,8 +83,8 @@ def test_search_without_doc_ids_only_looks_inside_allowed_documents(api):
 
 def test_tree_read_pages_grep_find_and_search(api):
     tree = _get(api, "/v1/documents/acme-handbook/tree", depth=1).json()
-    assert tree["outline"]["nodes"][1]["more"] == "[+2 subsections]"
-    read = _get(api, "/v1/documents/acme-handbook/nodes/0007", max_chars=300).json()
+    assert tree["outline"]["nodes"][0]["more"] == "[+2 subsections]"
+    read = _get(api, "/v1/documents/acme-handbook/nodes/0006", max_chars=300).json()
     assert read["truncated"] and read["next_cursor"] == 300 and len(read["text"]) == 300
     pages = _get(api, "/v1/documents/acme-handbook/pages", spec="10-11").json()
     assert [p["page"] for p in pages] == [10, 11]

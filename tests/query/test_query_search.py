@@ -26,7 +26,7 @@ def test_search_descends_to_the_section_and_cites_its_page(query_store):
     doc = open_index(query_store["uri"], "acme-handbook")
     hits, trace = lexical_search(doc, "How often must the load sensor be calibrated?")
     assert (_title(doc, hits[0]), hits[0].pages) == ("4.2 Calibration", [10])
-    assert [t["node_id"] for t in trace[:2]] == ["0000", "0009"]  # root, then "4 Maintenance", then read
+    assert [t["node_id"] for t in trace[:2]] == ["0000", "0008"]  # root, then "4 Maintenance", then read
     assert trace[2]["action"] == "read" and trace[2]["node_id"] == hits[0].node_id
 
 
@@ -101,7 +101,7 @@ def test_chunks_carry_tree_context(query_store):
     chunks = list(iter_chunks(doc, size=300))
     assert all(len(c["text"]) <= 300 for c in chunks)
     wiring = [c for c in chunks if "blue conductor" in c["text"]]
-    assert wiring and {(c["node_id"], c["tree_path"], c["page_number"]) for c in wiring} == {("0007", "2 Installation > 2.2 Wiring", 5)}
+    assert wiring and {(c["node_id"], c["tree_path"], c["page_number"]) for c in wiring} == {("0006", "2 Installation > 2.2 Wiring", 5)}
     assert len({c["id"] for c in chunks}) == len(chunks)
     with pytest.raises(InvalidRequest):
         list(iter_chunks(doc, size=5))
