@@ -38,7 +38,7 @@ class PipelineSettings:
 
     page_group_size: int = 10
     max_leaf_pages: int = 10
-    bookmark_split_factor: int = 4  # fine-grained outlines: split only leaves over 4x the limits (0 = never)
+    outline_split_factor: int = 4  # fine-grained author outlines: split only leaves over 4x the limits (0 = never)
     max_bytes: int = 1 << 30
     max_pages: int = 20_000
     ocr: bool = True
@@ -130,7 +130,7 @@ def index_document(
         texts = [pdf.text(n) for n in range(1, pdf.page_count + 1)]
         t_ocr = time.perf_counter()
         structure = recover_structure(pdf, llm_hook=llm_structure, max_leaf_pages=settings.max_leaf_pages,
-                                      bookmark_split_factor=settings.bookmark_split_factor)
+                                      outline_split_factor=settings.outline_split_factor)
         title = _doc_title(pdf, path)
         if structure.entries:
             root = build_tree(structure.entries, pdf.page_count, title)

@@ -27,9 +27,11 @@ MIN_ENTRIES = 3
 MIN_VERIFIED_SHARE = 0.5  # of TOC entries with a page number that must check out in the body
 MAX_SPLIT_PAGES = 400  # do not build layouts for more pages than this when splitting leaves
 MAX_LEAF_TOKENS = 20_000  # a leaf above this many (approximate) tokens is split even if short in pages
-# A fine-grained author outline is split only where a leaf exceeds this many times the limits: the manuals'
-# longest bookmark leaves (an index, a long reference section) are 1.1-2.3x the 10-page limit.
-BOOKMARK_SPLIT_FACTOR = 4
+# A fine-grained author outline (bookmarks or a printed TOC) is split only where a leaf exceeds this many
+# times the limits: the manuals' longest bookmark leaves (an index, a reference section) are 1.1-2.3x the
+# 10-page limit, a 10-K's Risk Factors or MD&A 1.5-2.5x.
+OUTLINE_SPLIT_FACTOR = 4
+AUTHOR_OUTLINES = ("bookmarks", "toc")
 
 
 @dataclass
@@ -42,25 +44,26 @@ class StructureResult:
 
 def recover_structure(
     pdf: PdfSource, llm_hook: LlmStructureHook | None = None, max_leaf_pages: int = 10,
-    bookmark_split_factor: int = BOOKMARK_SPLIT_FACTOR,
+    outline_split_factor: int = OUTLINE_SPLIT_FACTOR,
 ) -> StructureResult:
     """Run the chain; ``max_leaf_pages`` (0 = never) bounds leaf size by splitting long leaves.
 
-    A fine-grained author outline is kept verbatim except for leaves over ``bookmark_split_factor``
-    times the limits (0 = never split it); a coarse one is split like a TOC tree (see ``outline_is_coarse``).
+    A fine-grained author outline (bookmarks, printed TOC) is kept verbatim except for leaves over
+    ``outline_split_factor`` times the limits (0 = never split it); a coarse one, and a tree of detected
+    headings, has every leaf over the limits split (see ``outline_is_coarse``).
     """
     result = _chain(pdf, llm_hook)
     if result.entries and max_leaf_pages > 0:
-        by_headings, factor = True, 1
-        if result.source == "bookmarks":
+        factor = 1
+        if result.source in AUTHOR_OUTLINES:
             coarse = outline_is_coarse(result.entries, pdf.page_count, max_leaf_pages)
             # A coarse outline (chapters only) leaves whole chapters as leaves: split them like any other tree.
-            # A fine-grained one is the author's chosen granularity: only outsized leaves get page groups.
-            by_headings, factor = coarse, 1 if coarse else bookmark_split_factor
+            # A fine-grained one is the author's chosen granularity: its sections stay whole unless outsized.
+            factor = 1 if coarse else outline_split_factor
             result.decisions["outline"] = "coarse" if coarse else "fine-grained"
         if factor > 0:
             try:
-                result.entries, info = split_long_leaves(result.entries, pdf, max_leaf_pages, by_headings, factor)
+                result.entries, info = split_long_leaves(result.entries, pdf, max_leaf_pages, True, factor)
                 result.decisions["split"] = info
             except Exception as exc:  # splitting is an refinement: a failure keeps the unsplit tree
                 result.decisions["split"] = {"error": f"{type(exc).__name__}: {exc}"}
@@ -159,6 +162,7 @@ def split_long_leaves(
     """Give every leaf over ``factor`` x (``max_pages``, MAX_LEAF_TOKENS) children of at most ``max_pages``
     pages: the headings inside it (when ``by_headings``), else page groups."""
     root = build_tree(entries, pdf.page_count, "")
+    known = {title_key(e.title) for e in entries} - {""}
     info = {"max_leaf_pages": max_pages, "max_leaf_tokens": MAX_LEAF_TOKENS, "factor": factor, "by_headings": 0, "by_pages": 0}
     budget = MAX_SPLIT_PAGES
     for node in list(root.walk())[1:]:
@@ -171,7 +175,7 @@ def split_long_leaves(
         children: list[Node] = []
         if by_headings and span <= budget:
             budget -= span
-            children = _heading_children(node, pdf, group)
+            children = _heading_children(node, pdf, group, known)
         if children:
             info["by_headings"] += 1
         else:
@@ -194,12 +198,16 @@ def _tokens(pdf: PdfSource, node: Node) -> int:
     return sum(len(pdf.text(p)) for p in range(node.start_page, node.end_page + 1)) // 4
 
 
-def _heading_children(node: Node, pdf: PdfSource, max_pages: int) -> list[Node]:
-    """The headings inside ``node`` as a subtree, kept only as deep as needed to get leaves under ``max_pages``."""
+def _heading_children(node: Node, pdf: PdfSource, max_pages: int, known: set[str] = frozenset()) -> list[Node]:
+    """The headings inside ``node`` as a subtree, kept only as deep as needed to get leaves under ``max_pages``.
+
+    Headings repeating a title already in the tree (the section's own title, a "(continued)" head, the
+    Part above it) are not sections of it.
+    """
     layouts = [pdf.layout(p) for p in range(node.start_page, node.end_page + 1)]
     heads = detect_headings(layouts, strong_only=True)
     own = title_key(node.title)
-    heads = [h for h in heads if not (h.page == node.start_page and own and title_key(h.title) == own)]
+    heads = [h for h in heads if not _repeats(title_key(h.title), own, known)]
     if not heads:
         return []
     top = min(h.level for h in heads)
@@ -209,6 +217,10 @@ def _heading_children(node: Node, pdf: PdfSource, max_pages: int) -> list[Node]:
     for child in children:
         _prune(child, max_pages)
     return children
+
+
+def _repeats(key: str, own: str, known: set[str]) -> bool:
+    return not key or key in known or bool(own) and (key.startswith(own) or own.startswith(key))
 
 
 def _ranges(parent: Node) -> None:

@@ -109,7 +109,7 @@ def test_fine_grained_bookmarks_are_kept_verbatim_unless_a_leaf_is_outsized(tmp_
     path = _outlined(tmp_path / "fine.pdf", 99, toc)
     with PdfSource(path) as pdf:
         result = recover_structure(pdf, max_leaf_pages=10)
-        verbatim = recover_structure(pdf, max_leaf_pages=10, bookmark_split_factor=0)
+        verbatim = recover_structure(pdf, max_leaf_pages=10, outline_split_factor=0)
     assert result.decisions["outline"] == "fine-grained"
     assert [e.title for e in result.entries if not e.kind] == [t for _, t, _ in toc]
     made_up = [(e.title, e.page) for e in result.entries if e.kind]
