@@ -6,22 +6,22 @@ documents are submitted, so an unchanged collection costs one small GET per
 document and no downloads, and memory is bounded by the chunk size and the
 number of documents in flight, not by the size of the listing.
 
-Tasks are the retry units: the download and the publication are I/O and carry
-retries with exponential backoff (downloads only for transient errors: throttling,
-5xx, truncated bodies); parsing is deterministic and does not (a bad PDF fails
-the same way twice). ``process_document`` wraps the three for one document with
-a timeout and runs on whatever task runner the flow was given (threads,
-processes, Dask), so nothing large travels back to the flow. A failing document
-never fails the run: its error is recorded in the report and, since nothing was
-published for it, it is tried again on the next run.
+Documents to index are submitted in small batches (``index_documents`` in
+flows/document.py) on whatever task runner the flow was given (threads,
+processes, Dask). Inside a batch each document is its own retry unit: its
+download and publication retry with backoff, it has its own timeout, and its
+failure is its own outcome row. A failing document never fails the run: its
+error is recorded in the report and, since nothing was published for it, it is
+tried again on the next run. Batches are small (``batch_size`` documents, and
+never more than ``batch_bytes`` of source objects) so that the workers stay
+balanced, and they exist because a Prefect task run per document costs more
+orchestration than parsing a small PDF (benchmarks/results/ingest.md).
 """
 
 from __future__ import annotations
 
 import itertools
-import logging
-import shutil
-import tempfile
+import math
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -31,40 +31,21 @@ from typing import Any, Iterable, Iterator
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
-from prefect.tasks import exponential_backoff
 
-from flows.models import document_models
+from flows.document import cached_source, index_documents, open_spec, open_store, settings_from
 from flows.report import DocOutcome, RunReport, new_run_id
-from flows.sources import LocalSource, ObjectError, SourceObject, default_doc_id, open_source
+from flows.sources import LocalSource, SourceObject, default_doc_id
 from index_store.errors import StoreError
 from index_store.layout import check_doc_id
-from index_store.publish import publish_document
 from index_store.store import Store
-from parsers.errors import DocumentError
-from parsers.pipeline import DocumentIndex, PipelineSettings, file_sha256, index_document, package_version, version_id
+
+__all__ = ["DEFAULT_CHUNK", "DEFAULT_DOC_TIMEOUT", "PlanItem", "chunks", "ingest", "index_files", "open_spec",
+           "open_store", "publish_report", "run_documents", "settings_from", "source_spec"]
 
 DEFAULT_CHUNK = 500
 DEFAULT_DOC_TIMEOUT = 1800.0
-
-
-class _WarnOnce(logging.Filter):
-    """Prefect warns on every task run that a timeout in a worker thread cannot interrupt blocking calls.
-
-    True, and documented in docs/operations.md (the timeout is enforced when the document's Python
-    code next runs; the processes runner enforces it in the worker's main thread). Once per process is enough.
-    """
-
-    seen = False
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if str(record.msg).startswith("Timeout of") and "worker thread" in str(record.msg):
-            if _WarnOnce.seen:
-                return False
-            _WarnOnce.seen = True
-        return True
-
-
-logging.getLogger("prefect.task_runs").addFilter(_WarnOnce())
+DEFAULT_BATCH = 8  # documents per task at most: amortises a task run's ~0.1 s, still balances 2+ workers
+DEFAULT_BATCH_BYTES = 8 * 2**20  # a larger document goes alone: it is worth its own task run
 
 
 @dataclass
@@ -75,10 +56,6 @@ class PlanItem:
     status: str  # new | changed | unchanged | rebuilt | failed | skipped
     reason: str = ""
     spec: dict[str, Any] | None = None  # the source to fetch from, when not the run's own (rebuilds)
-
-
-def settings_from(params: dict[str, Any] | None) -> PipelineSettings:
-    return PipelineSettings(**(params or {}))
 
 
 def source_spec(uri: str, include: list[str] | None = None, exclude: list[str] | None = None,
@@ -93,17 +70,6 @@ def source_spec(uri: str, include: list[str] | None = None, exclude: list[str] |
         spec["endpoint_url"] = endpoint_url
         spec["max_attempts"] = max_attempts
     return spec
-
-
-def open_spec(spec: dict[str, Any], check: bool = False) -> Any:
-    options = {k: v for k, v in spec.items() if k != "uri"}
-    if spec["uri"].startswith("s3://"):
-        options["check"] = check
-    return open_source(spec["uri"].removeprefix("file://"), **options)
-
-
-def open_store(uri: str, endpoint_url: str | None = None) -> Store:
-    return Store(uri, endpoint_url=endpoint_url) if uri.startswith("s3://") and endpoint_url else Store(uri)
 
 
 def chunks(objects: Iterable[SourceObject], size: int) -> Iterator[list[SourceObject]]:
@@ -156,127 +122,45 @@ def plan(store_uri: str, objects: list[SourceObject], fingerprint: str, doc_ids:
     return items
 
 
-# -- one document ------------------------------------------------------------
-def _transient_only(task: Any, task_run: Any, state: Any) -> bool:
-    """Retry a download only when the failure was transient (throttling, 5xx, truncated body)."""
+# -- documents ---------------------------------------------------------------
+def batches(items: list[PlanItem], size: int, max_bytes: int, spread: int = 4) -> Iterator[list[PlanItem]]:
+    """Consecutive groups of at most ``size`` items and ``max_bytes`` of source objects (a larger one alone).
+
+    With few documents the groups shrink so that at least ``spread`` tasks exist: a nightly run
+    with three changed documents still indexes them side by side on three workers.
+    """
+    size = max(1, min(size, math.ceil(len(items) / spread)))
+    group: list[PlanItem] = []
+    total = 0
+    for item in items:
+        if group and (len(group) >= size or total + item.obj.size > max_bytes):
+            yield group
+            group, total = [], 0
+        group.append(item)
+        total += item.obj.size
+    if group:
+        yield group
+
+
+def _job(item: PlanItem, spec: dict[str, Any]) -> dict[str, Any]:
+    """What a worker needs for one document: plain data, a few hundred bytes."""
+    return {"doc_id": item.doc_id, "obj": item.obj, "status": item.status, "reason": item.reason,
+            "spec": item.spec or spec}
+
+
+def _collect(group: list[PlanItem], future: Any) -> list[DocOutcome]:
+    """The outcomes of a submitted batch; a crashed worker fails the batch's documents, not the run."""
     try:
-        state.result()
-    except ObjectError as exc:
-        return exc.transient
-    except Exception:
-        return False
-    return False
-
-
-@task(name="fetch", retries=4, retry_delay_seconds=exponential_backoff(2), retry_jitter_factor=0.5,
-      retry_condition_fn=_transient_only, cache_policy=NO_CACHE)
-def fetch_object(spec: dict[str, Any], obj: SourceObject, dest_dir: str) -> tuple[str, int]:
-    """Download one object to a temp file under ``dest_dir`` (length-checked, ETag-pinned)."""
-    path, transferred = open_spec(spec).download(obj, dest_dir)
-    return str(path), transferred
-
-
-@task(name="parse", cache_policy=NO_CACHE)
-def parse_document(path: str, doc_id: str, settings: dict[str, Any], sha256: str,
-                   store_uri: str | None = None, store_endpoint: str | None = None) -> DocumentIndex:
-    """The pure chain (parsers.pipeline.index_document) on a local file."""
-    pipeline = settings_from(settings)
-    # Model summaries/vision/structure when the settings name a model; summaries cached in the store.
-    models = document_models(pipeline, open_store(store_uri, store_endpoint) if store_uri else None)
-    return index_document(path, doc_id, pipeline, sha256=sha256, **models)
-
-
-@task(name="publish", retries=3, retry_delay_seconds=exponential_backoff(1), retry_jitter_factor=0.5, cache_policy=NO_CACHE)
-def publish(index: DocumentIndex, obj: SourceObject, store_uri: str, settings: dict[str, Any],
-            store_endpoint: str | None = None) -> bool:
-    """Write the version (data, then manifest) and move latest.json (conditional write)."""
-    pipeline = settings_from(settings)
-    source = {"uri": obj.uri, "key": obj.key, "etag": obj.etag, "sha256": index.sha256, "bytes": index.size,
-              "last_modified": obj.last_modified}
-    return publish_document(
-        open_store(store_uri, store_endpoint),
-        tree=index.tree,
-        nodes=index.nodes,
-        pages=index.pages,
-        source=source,
-        pipeline={"fingerprint": pipeline.fingerprint(), "package_version": package_version(), "settings": pipeline.to_dict()},
-        stats=index.stats,
-        decisions=index.decisions,
-    )
-
-
-def refresh_latest_source(store: Store, item: PlanItem, version: str, sha: str) -> None:
-    """Same content under a new etag/key (a touched object): record the new etag, publish nothing."""
-    latest = store.latest(item.doc_id) or {}
-    src = latest.get("source") or {}
-    if src.get("etag") == item.obj.etag and src.get("bytes") == item.obj.size and not latest.get("removed_from_source"):
-        return
-    manifest = store.manifest(item.doc_id, version)
-    extra = {k: v for k, v in latest.items() if k not in ("version", "published_at", "removed_from_source")}
-    extra["source"] = {"uri": item.obj.uri, "etag": item.obj.etag, "bytes": item.obj.size, "sha256": sha}
-    extra["fingerprint"] = manifest.get("pipeline", {}).get("fingerprint", extra.get("fingerprint"))
-    if latest.get("removed_from_source"):
-        extra["removed_from_source"] = None  # explicit: update_latest skips records that add nothing new
-    store.update_latest(item.doc_id, {"version": version, "published_at": latest.get("published_at"), **extra})
-
-
-@task(name="process-document", cache_policy=NO_CACHE)
-def process_document(item: PlanItem, spec: dict[str, Any], store_uri: str, settings: dict[str, Any],
-                     store_endpoint: str | None = None, retry_base: float = 2.0) -> DocOutcome:
-    """Fetch, hash, parse and publish one document; every failure becomes a failed DocOutcome."""
-    logger = get_run_logger()
-    pipeline = settings_from(settings)
-    fingerprint = pipeline.fingerprint()
-    outcome = DocOutcome(doc_id=item.doc_id, uri=item.obj.uri, status=item.status, reason=item.reason or None)
-    t0 = time.perf_counter()
-    workdir = tempfile.mkdtemp(prefix="pagetree-fetch-")
-    try:
-        fetch = fetch_object.with_options(retry_delay_seconds=exponential_backoff(retry_base))
-        path, outcome.bytes_downloaded = fetch(spec, item.obj, workdir)
-        sha = file_sha256(path)
-        version = version_id(sha, fingerprint)
-        store = open_store(store_uri, store_endpoint)
-        latest = store.latest(item.doc_id) or {}
-        if store.has_version(item.doc_id, version) and latest.get("version") == version:
-            # Same bytes (touched object, or the same content under a new etag): nothing to rebuild.
-            refresh_latest_source(store, item, version, sha)
-            outcome.version, outcome.status = version, "unchanged"
-            outcome.reason = "same content (sha256) as the latest version; source etag refreshed"
-        else:
-            index = parse_document(path, item.doc_id, pipeline.to_dict(), sha, store_uri, store_endpoint)
-            published = publish.with_options(retry_delay_seconds=exponential_backoff(retry_base / 2))(
-                index, item.obj, store_uri, pipeline.to_dict(), store_endpoint)
-            outcome.version = index.tree.version
-            outcome.pages = index.stats["pages"]
-            outcome.ocr_pages = index.stats.get("ocr_pages", 0)
-            outcome.nodes = index.stats["nodes"]
-            outcome.structure_source = index.tree.structure_source
-            outcome.model = index.stats.get("model", {})
-            if not published:
-                outcome.status = "unchanged"
-    except (DocumentError, ObjectError) as exc:
-        outcome.status, outcome.error, outcome.error_kind = "failed", str(exc), exc.kind
-        logger.warning("%s: %s", item.doc_id, exc)
-    except TimeoutError as exc:  # the task's timeout_seconds fired inside this document
-        outcome.status, outcome.error, outcome.error_kind = "failed", f"timed out: {exc}", "timeout"
-        logger.warning("%s: timed out", item.doc_id)
-    except Exception as exc:  # never let one document crash the batch
-        outcome.status, outcome.error, outcome.error_kind = "failed", f"{type(exc).__name__}: {exc}", "internal"
-        logger.error("%s: internal error: %s: %s", item.doc_id, type(exc).__name__, exc)
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-    outcome.seconds = round(time.perf_counter() - t0, 3)
-    return outcome
-
-
-def _collect(item: PlanItem, future: Any) -> DocOutcome:
-    """The outcome of a submitted document; a timeout or a crashed worker becomes a failure, not a crash."""
-    try:
-        return future.result()
+        outcomes = future.result()
+        if len(outcomes) == len(group):
+            return list(outcomes)
+        error, kind = f"batch returned {len(outcomes)} outcomes for {len(group)} documents", "internal"
     except TimeoutError as exc:
-        return DocOutcome(item.doc_id, item.obj.uri, "failed", error=f"timed out: {exc}", error_kind="timeout")
+        error, kind = f"timed out: {exc}", "timeout"
     except Exception as exc:
-        return DocOutcome(item.doc_id, item.obj.uri, "failed", error=f"{type(exc).__name__}: {exc}", error_kind="internal")
+        error, kind = f"{type(exc).__name__}: {exc}", "internal"
+    return [DocOutcome(item.doc_id, item.obj.uri, "failed", error=error, error_kind=kind, reason=item.reason or None)
+            for item in group]
 
 
 # -- the run -----------------------------------------------------------------
@@ -315,29 +199,38 @@ def publish_report(report: RunReport, store: Store) -> None:
 
 def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict[str, Any], store_uri: str,
                   settings: dict[str, Any], *, store_endpoint: str | None, doc_timeout: float | None,
-                  max_in_flight: int, retry_base: float) -> None:
-    """Submit the 'index' items of each planned chunk, keeping at most ``max_in_flight`` documents outstanding."""
+                  max_in_flight: int, retry_base: float, batch_size: int = DEFAULT_BATCH,
+                  batch_bytes: int = DEFAULT_BATCH_BYTES) -> None:
+    """Submit the 'index' items of each planned chunk in batches, keeping at most ``max_in_flight`` documents
+    outstanding; record every item's outcome in ``report``."""
     logger = get_run_logger()
-    in_flight: deque[tuple[PlanItem, Any]] = deque()
-    done = 0
+    in_flight: deque[tuple[list[PlanItem], Any]] = deque()
+    outstanding = done = 0
 
     def drain(limit: int) -> None:
-        nonlocal done
-        while len(in_flight) > limit:
-            item, future = in_flight.popleft()
-            outcome = _collect(item, future)
-            report.documents.append(outcome)
-            done += 1
-            logger.info("[%d] %s: %s%s", done, item.doc_id, outcome.status,
-                        f" — {outcome.error}" if outcome.status == "failed" else
-                        f" v{outcome.version} {outcome.pages}p ({outcome.structure_source}) {outcome.seconds:.2f}s")
+        nonlocal outstanding, done
+        while outstanding > limit:
+            group, future = in_flight.popleft()
+            outcomes = _collect(group, future)
+            report.documents.extend(outcomes)
+            outstanding -= len(group)
+            done += len(group)
+            # One line per batch, one per failure: per-document INFO lines would each be an API call.
+            for outcome in outcomes:
+                if outcome.status == "failed":
+                    logger.warning("%s: %s: %s", outcome.doc_id, outcome.error_kind, outcome.error)
+            logger.info("[%d] %d documents: %s; %.2fs", done, len(group),
+                        ", ".join(f"{o.doc_id} {o.status}" for o in outcomes), sum(o.seconds for o in outcomes))
 
     for chunk in items:
+        to_index = [item for item in chunk if item.action == "index"]
+        for group in batches(to_index, batch_size, batch_bytes):
+            future = index_documents.submit([_job(item, spec) for item in group], store_uri, settings,
+                                            store_endpoint, retry_base, doc_timeout)
+            in_flight.append((group, future))
+            outstanding += len(group)
         for item in chunk:
-            if item.action == "index":
-                in_flight.append((item, process_document.with_options(timeout_seconds=doc_timeout).submit(
-                    item, item.spec or spec, store_uri, settings, store_endpoint, retry_base)))
-            else:
+            if item.action != "index":
                 kind = {"failed": "invalid_id", "skipped": "too_large"}.get(item.action)
                 report.documents.append(DocOutcome(item.doc_id, item.obj.uri, item.status, reason=item.reason or None,
                                                    error=item.reason if item.action == "failed" else None, error_kind=kind))
@@ -365,6 +258,7 @@ def run_ingest(
     tombstone_removed: bool = False,
     retry_base: float = 2.0,
     source_max_attempts: int = 5,
+    batch_size: int = DEFAULT_BATCH,
 ) -> RunReport:
     """The body shared by the flows below: discover, plan per chunk, index+publish each, report."""
     logger = get_run_logger()
@@ -375,7 +269,9 @@ def run_ingest(
     spec = source_spec(source, include, exclude, endpoint_url, source_max_attempts)
     src = None
     if objects is None:
-        src = open_spec(spec, check=True)  # a missing bucket or folder fails here, before any work
+        src = cached_source(spec)
+        if hasattr(src, "check"):
+            src.check()  # a missing bucket (or folder, above) fails here, before any work
         objects_iter: Iterable[SourceObject] = src.list()
     else:
         objects_iter = objects
@@ -391,7 +287,8 @@ def run_ingest(
             yield items
 
     run_documents(report, planned(), spec, store, pipeline.to_dict(), store_endpoint=store_endpoint,
-                  doc_timeout=doc_timeout, max_in_flight=max_in_flight or max(2 * chunk_size, 8), retry_base=retry_base)
+                  doc_timeout=doc_timeout, max_in_flight=max_in_flight or max(2 * chunk_size, 8), retry_base=retry_base,
+                  batch_size=batch_size)
     if src is not None:
         for doc_id in removed_documents(store_obj, src.uri, seen):
             report.removed_from_source.append(doc_id)
@@ -418,6 +315,7 @@ def ingest(
     tombstone_removed: bool = False,
     retry_base_seconds: float = 2.0,
     source_max_attempts: int = 5,
+    batch_size: int = DEFAULT_BATCH,
 ) -> dict[str, Any]:
     """Index every new or changed PDF under ``source`` (folder or s3://bucket/prefix) into ``store``.
 
@@ -425,12 +323,14 @@ def ingest(
     ``max_size``: objects larger than this many bytes are skipped and reported; ``chunk_size``: objects
     planned per step (bounds memory); ``doc_timeout``: seconds per document; ``tombstone_removed``: mark
     documents that disappeared from the source in their latest.json (never deleted);
-    ``retry_base_seconds``: first backoff of task retries; ``source_max_attempts``: the S3 client's own attempts.
+    ``retry_base_seconds``: first backoff of download/publish retries; ``source_max_attempts``: the S3 client's
+    own attempts; ``batch_size``: documents per Prefect task at most (1: a task run per document).
     """
     return run_ingest(source, store, settings, flow_name="ingest", include=include, exclude=exclude,
                       endpoint_url=endpoint_url, store_endpoint=store_endpoint_url, max_size=max_size,
                       chunk_size=chunk_size, doc_timeout=doc_timeout, tombstone_removed=tombstone_removed,
-                      retry_base=retry_base_seconds, source_max_attempts=source_max_attempts).to_dict()
+                      retry_base=retry_base_seconds, source_max_attempts=source_max_attempts,
+                      batch_size=batch_size).to_dict()
 
 
 @flow(name="index-files")

@@ -18,6 +18,7 @@ from urllib.parse import unquote, urlparse
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
+from flows.document import cached_source
 from flows.ingest import (DEFAULT_CHUNK, DEFAULT_DOC_TIMEOUT, PlanItem, chunks, open_spec, open_store, publish_report,
                           run_documents, settings_from, source_spec)
 from flows.report import DocOutcome, RunReport, new_run_id
@@ -44,7 +45,7 @@ def locate(uri: str, endpoint_url: str | None, max_attempts: int = 5) -> tuple[d
     if parsed.scheme == "s3":
         spec = source_spec(f"s3://{parsed.netloc}", endpoint_url=endpoint_url, max_attempts=max_attempts)
         key = parsed.path.lstrip("/")
-        src = open_spec(spec)
+        src = cached_source(spec)  # one S3 client per bucket, not per document
         try:
             head = src.client.head_object(Bucket=parsed.netloc, Key=key)
         except Exception as exc:

@@ -1,0 +1,212 @@
+"""Indexing one document, and the Prefect task that indexes a batch of them on a worker.
+
+One document is fetch -> hash -> parse -> publish. Fetch and publish are I/O and
+retry on their own with exponential backoff and jitter (fetch only for transient
+errors: throttling, 5xx, truncated bodies); parsing is deterministic and does not
+(a bad PDF fails the same way twice). Each document has its own timeout and every
+failure becomes a failed ``DocOutcome``, so one document never fails the others.
+
+These steps are plain functions, not Prefect tasks: a Prefect task run costs
+~0.1 s of orchestration (API calls, events, state handling) on the worker and the
+API server, more than parsing a small PDF, so the Prefect task is the batch
+(``index_documents``) and the retry units inside it are the documents' I/O steps.
+Only keys and small outcome rows travel between the flow and the workers.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import shutil
+import tempfile
+import threading
+import time
+from typing import Any, Callable, TypeVar
+
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+from prefect.utilities.timeout import timeout
+
+from flows.models import document_models
+from flows.report import DocOutcome
+from flows.sources import ObjectError, SourceObject, open_source
+from index_store.publish import publish_document
+from index_store.store import Store
+from parsers.errors import DocumentError
+from parsers.pipeline import DocumentIndex, PipelineSettings, file_sha256, index_document, package_version, version_id
+
+log = logging.getLogger("pagetree.flows")
+T = TypeVar("T")
+
+FETCH_RETRIES = 4  # after the S3 client's own attempts (source_max_attempts)
+PUBLISH_RETRIES = 3
+
+
+def settings_from(params: dict[str, Any] | None) -> PipelineSettings:
+    return PipelineSettings(**(params or {}))
+
+
+def open_spec(spec: dict[str, Any], check: bool = False) -> Any:
+    """Reopen a source from its plain-data spec (see flows.ingest.source_spec)."""
+    options = {k: v for k, v in spec.items() if k != "uri"}
+    if spec["uri"].startswith("s3://"):
+        options["check"] = check
+    return open_source(spec["uri"].removeprefix("file://"), **options)
+
+
+_SOURCES: dict[tuple[Any, ...], Any] = {}
+_SOURCES_LOCK = threading.Lock()
+
+
+def cached_source(spec: dict[str, Any]) -> Any:
+    """The source for ``spec``; an S3 one is opened once per process: a new boto3 client costs ~0.1-0.3 s of CPU
+    (it loads the service model), more than parsing a small PDF. Clients are thread-safe once built."""
+    if not spec["uri"].startswith("s3://"):
+        return open_spec(spec)  # a folder: cheap, and re-checked for existence each time
+    key = tuple(sorted((k, tuple(v) if isinstance(v, (list, tuple)) else v) for k, v in spec.items()))
+    with _SOURCES_LOCK:
+        source = _SOURCES.get(key)
+        if source is None:
+            if len(_SOURCES) >= 16:  # a long-lived worker serving many runs: do not grow without bound
+                _SOURCES.clear()
+            source = _SOURCES[key] = open_spec(spec)
+    return source
+
+
+def open_store(uri: str, endpoint_url: str | None = None) -> Store:
+    return Store(uri, endpoint_url=endpoint_url) if uri.startswith("s3://") and endpoint_url else Store(uri)
+
+
+def backoff_delays(retries: int, base: float, jitter: float = 0.5) -> list[float]:
+    """Exponential backoff ``base * 2**n`` with up to ``jitter`` x random spread either way (Prefect's scheme)."""
+    return [max(0.0, base * 2**n * (1 + jitter * (2 * random.random() - 1))) for n in range(retries)]
+
+
+def retrying(fn: Callable[[], T], delays: list[float], retry_if: Callable[[BaseException], bool],
+             sleep: Callable[[float], None] = time.sleep) -> T:
+    """``fn()``, called again after each delay while it raises an exception ``retry_if`` accepts."""
+    for delay in delays:
+        try:
+            return fn()
+        except Exception as exc:
+            if not retry_if(exc):
+                raise
+            log.info("retrying in %.2fs after %s: %s", delay, type(exc).__name__, exc)
+        sleep(delay)
+    return fn()
+
+
+def _transient(exc: BaseException) -> bool:
+    return isinstance(exc, ObjectError) and exc.transient
+
+
+def fetch(spec: dict[str, Any], obj: SourceObject, dest_dir: str, retry_base: float) -> tuple[str, int]:
+    """Download one object under ``dest_dir`` (length-checked, ETag-pinned), retrying transient failures."""
+    source = cached_source(spec)
+
+    def once() -> tuple[str, int]:
+        path, transferred = source.download(obj, dest_dir)
+        return str(path), transferred
+
+    return retrying(once, backoff_delays(FETCH_RETRIES, retry_base), _transient)
+
+
+def parse(path: str, doc_id: str, pipeline: PipelineSettings, sha256: str, store: Store | None) -> DocumentIndex:
+    """The pure chain (parsers.pipeline.index_document) on a local file; model summaries cached in ``store``."""
+    models = document_models(pipeline, store)
+    return index_document(path, doc_id, pipeline, sha256=sha256, **models)
+
+
+def publish(index: DocumentIndex, obj: SourceObject, store: Store, pipeline: PipelineSettings,
+            retry_base: float = 1.0) -> bool:
+    """Write the version (data, then manifest) and move latest.json (conditional write); retried on any error."""
+    source = {"uri": obj.uri, "key": obj.key, "etag": obj.etag, "sha256": index.sha256, "bytes": index.size,
+              "last_modified": obj.last_modified}
+    record = {"fingerprint": pipeline.fingerprint(), "package_version": package_version(), "settings": pipeline.to_dict()}
+
+    def once() -> bool:
+        return publish_document(store, tree=index.tree, nodes=index.nodes, pages=index.pages, source=source,
+                                pipeline=record, stats=index.stats, decisions=index.decisions)
+
+    return retrying(once, backoff_delays(PUBLISH_RETRIES, retry_base), lambda exc: not isinstance(exc, DocumentError))
+
+
+def refresh_latest_source(store: Store, doc_id: str, obj: SourceObject, version: str, sha: str) -> None:
+    """Same content under a new etag/key (a touched object): record the new etag, publish nothing."""
+    latest = store.latest(doc_id) or {}
+    src = latest.get("source") or {}
+    if src.get("etag") == obj.etag and src.get("bytes") == obj.size and not latest.get("removed_from_source"):
+        return
+    manifest = store.manifest(doc_id, version)
+    extra = {k: v for k, v in latest.items() if k not in ("version", "published_at", "removed_from_source")}
+    extra["source"] = {"uri": obj.uri, "etag": obj.etag, "bytes": obj.size, "sha256": sha}
+    extra["fingerprint"] = manifest.get("pipeline", {}).get("fingerprint", extra.get("fingerprint"))
+    if latest.get("removed_from_source"):
+        extra["removed_from_source"] = None  # explicit: update_latest skips records that add nothing new
+    store.update_latest(doc_id, {"version": version, "published_at": latest.get("published_at"), **extra})
+
+
+def index_one(job: dict[str, Any], store: Store, pipeline: PipelineSettings, retry_base: float) -> DocOutcome:
+    """Fetch, hash, parse and publish one document (``job``: doc_id, obj, status, reason, spec)."""
+    obj: SourceObject = job["obj"]
+    outcome = DocOutcome(doc_id=job["doc_id"], uri=obj.uri, status=job["status"], reason=job.get("reason") or None)
+    workdir = tempfile.mkdtemp(prefix="pagetree-fetch-")
+    try:
+        path, outcome.bytes_downloaded = fetch(job["spec"], obj, workdir, retry_base)
+        sha = file_sha256(path)
+        version = version_id(sha, pipeline.fingerprint())
+        latest = store.latest(outcome.doc_id) or {}
+        if latest.get("version") == version and store.has_version(outcome.doc_id, version):
+            # Same bytes (touched object, or the same content under a new etag): nothing to rebuild.
+            refresh_latest_source(store, outcome.doc_id, obj, version, sha)
+            outcome.version, outcome.status = version, "unchanged"
+            outcome.reason = "same content (sha256) as the latest version; source etag refreshed"
+            return outcome
+        index = parse(path, outcome.doc_id, pipeline, sha, store)
+        published = publish(index, obj, store, pipeline, retry_base / 2)
+        outcome.version = index.tree.version
+        outcome.pages = index.stats["pages"]
+        outcome.ocr_pages = index.stats.get("ocr_pages", 0)
+        outcome.nodes = index.stats["nodes"]
+        outcome.structure_source = index.tree.structure_source
+        outcome.model = index.stats.get("model", {})
+        if not published:
+            outcome.status = "unchanged"
+        return outcome
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def index_guarded(job: dict[str, Any], store: Store, pipeline: PipelineSettings, retry_base: float,
+                  doc_timeout: float | None) -> DocOutcome:
+    """``index_one`` under the per-document timeout; any failure becomes a failed outcome (never raised)."""
+    obj: SourceObject = job["obj"]
+    t0 = time.perf_counter()
+    try:
+        # Prefect's own timeout scope (SIGALRM in a main thread, an injected exception in a worker thread):
+        # a long C call inside PyMuPDF finishes before it fires, as with a task timeout.
+        with timeout(seconds=doc_timeout):
+            outcome = index_one(job, store, pipeline, retry_base)
+    except (DocumentError, ObjectError) as exc:
+        outcome = DocOutcome(job["doc_id"], obj.uri, "failed", error=str(exc), error_kind=exc.kind,
+                             reason=job.get("reason") or None)
+    except TimeoutError as exc:
+        outcome = DocOutcome(job["doc_id"], obj.uri, "failed", error=f"timed out after {doc_timeout}s: {exc}",
+                             error_kind="timeout", reason=job.get("reason") or None)
+    except Exception as exc:  # never let one document crash the batch
+        outcome = DocOutcome(job["doc_id"], obj.uri, "failed", error=f"{type(exc).__name__}: {exc}",
+                             error_kind="internal", reason=job.get("reason") or None)
+    if outcome.status == "failed":
+        log.warning("%s: %s", outcome.doc_id, outcome.error)
+    outcome.seconds = round(time.perf_counter() - t0, 3)
+    return outcome
+
+
+@task(name="index-documents", cache_policy=NO_CACHE, persist_result=False)
+def index_documents(jobs: list[dict[str, Any]], store_uri: str, settings: dict[str, Any],
+                    store_endpoint: str | None = None, retry_base: float = 2.0,
+                    doc_timeout: float | None = None) -> list[DocOutcome]:
+    """Index a batch of documents one after another on this worker; one outcome per job, in order."""
+    pipeline = settings_from(settings)
+    store = open_store(store_uri, store_endpoint)
+    return [index_guarded(job, store, pipeline, retry_base, doc_timeout) for job in jobs]

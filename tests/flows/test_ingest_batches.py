@@ -1,0 +1,124 @@
+"""Documents indexed in batches: one Prefect task per batch, each document still its own retry unit.
+
+The batch task runs here in-process against moto over HTTP behind the fault proxy
+(real boto3, real S3 errors); the flow test runs under Prefect's test harness and
+counts the task runs the API server recorded.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from flows.document import backoff_delays, cached_source, index_documents, retrying
+from flows.ingest import PlanItem, batches, ingest, source_spec
+from flows.sources import ObjectDenied, SourceObject, TransientObjectError
+from index_store.store import Store
+from tests.support.s3 import fault_proxy, moto_endpoint, new_bucket, pdf_bytes, s3  # noqa: F401  (fixtures)
+
+
+def _item(name: str, size: int = 100) -> PlanItem:
+    return PlanItem(SourceObject(f"s3://b/{name}.pdf", f"{name}.pdf", size, "etag"), name, "index", "new")
+
+
+def test_batches_are_capped_by_count_and_bytes_and_keep_the_order():
+    items = [_item(f"d{i:02}") for i in range(40)]
+    assert [len(g) for g in batches(items, 8, 10_000)] == [8, 8, 8, 8, 8]
+    assert [i.doc_id for g in batches(items, 8, 10_000) for i in g] == [i.doc_id for i in items]
+    # A document over the byte cap goes alone; the cap also closes the batch before it.
+    items[3] = _item("big", 20_000)
+    assert [[i.doc_id for i in g] for g in batches(items, 8, 10_000)][:3] == [["d00", "d01", "d02"], ["big"],
+                                                                             [f"d{i:02}" for i in range(4, 12)]]
+
+
+def test_few_documents_are_spread_over_several_tasks():
+    # Three changed documents on a nightly run must not queue behind each other in one task.
+    assert [len(g) for g in batches([_item(f"d{i}") for i in range(3)], 8, 10_000)] == [1, 1, 1]
+    assert [len(g) for g in batches([_item(f"d{i}") for i in range(20)], 8, 10_000)] == [5, 5, 5, 5]
+    assert list(batches([], 8, 10_000)) == []
+
+
+def test_retrying_backs_off_on_transient_errors_only():
+    slept: list[float] = []
+    calls: list[int] = []
+
+    def flaky() -> str:
+        calls.append(1)
+        if len(calls) < 3:
+            raise TransientObjectError("503 SlowDown")
+        return "body"
+
+    def transient(exc: BaseException) -> bool:
+        return getattr(exc, "transient", False)
+
+    assert retrying(flaky, [0.5, 1.0, 2.0], transient, sleep=slept.append) == "body"
+    assert slept == [0.5, 1.0] and len(calls) == 3
+
+    slept.clear()
+    with pytest.raises(ObjectDenied):
+        retrying(lambda: (_ for _ in ()).throw(ObjectDenied("403")), [0.5, 1.0], transient, sleep=slept.append)
+    assert slept == []  # access denied is not retried now (the next run retries it)
+
+    calls.clear()
+    with pytest.raises(TransientObjectError):
+        retrying(lambda: calls.append(1) or (_ for _ in ()).throw(TransientObjectError("x")), [0.1, 0.2],
+                 transient, sleep=slept.append)
+    assert len(calls) == 3  # the first attempt plus one per delay
+
+
+def test_backoff_doubles_within_the_jitter_band():
+    for _ in range(20):
+        delays = backoff_delays(4, 2.0, jitter=0.5)
+        assert [1.0 <= delays[0] <= 3.0, 2.0 <= delays[1] <= 6.0, 4.0 <= delays[2] <= 12.0, 8.0 <= delays[3] <= 24.0] == [True] * 4
+
+
+def test_one_batch_isolates_each_documents_failure_retry_and_timeout(s3, moto_endpoint, fault_proxy, tmp_path):
+    src = new_bucket(s3, "batch")
+    names = ["good", "denied", "stuck", "slow", "notpdf", "last"]
+    for name in names:
+        s3.put_object(Bucket=src, Key=f"{name}.pdf", Body=b"plain text" if name == "notpdf" else pdf_bytes(name, pages=2))
+    fault_proxy.add("/denied.pdf", "403")
+    fault_proxy.add("/slow.pdf", "503", times=2)  # beyond the client's single attempt: our own retries
+    fault_proxy.stall_seconds = 6.0
+    fault_proxy.add("/stuck.pdf", "stall", times=1)
+    spec = source_spec(f"s3://{src}", endpoint_url=fault_proxy.url, max_attempts=1)
+    objects = {o.key: o for o in cached_source(spec).list()}
+    jobs = [{"doc_id": n, "obj": objects[f"{n}.pdf"], "status": "new", "reason": "", "spec": spec} for n in names]
+
+    t0 = time.perf_counter()
+    outcomes = index_documents.fn(jobs, str(tmp_path / "index"), {}, None, retry_base=0.01, doc_timeout=2.0)
+    elapsed = time.perf_counter() - t0
+
+    assert [(o.doc_id, o.status, o.error_kind) for o in outcomes] == [
+        ("good", "new", None), ("denied", "failed", "access_denied"), ("stuck", "failed", "timeout"),
+        ("slow", "new", None), ("notpdf", "failed", "not_pdf"), ("last", "new", None)]
+    stuck = outcomes[2]
+    assert 1.9 <= stuck.seconds < 5.0 and elapsed < 5.9  # cut at the 2 s timeout, not after the 6 s stall
+    assert sorted(Store(str(tmp_path / "index")).doc_ids()) == ["good", "last", "slow"]
+    assert all(o.pages == 2 for o in outcomes if o.status == "new")
+
+
+@pytest.mark.integration
+def test_the_flow_runs_one_task_per_batch_and_maps_outcomes_back(prefect_harness, s3, moto_endpoint, tmp_path):
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+
+    src = new_bucket(s3, "perbatch")
+    for i in range(6):
+        s3.put_object(Bucket=src, Key=f"d{i}.pdf", Body=pdf_bytes(f"Batch {i}", pages=i + 1))
+    state = ingest(f"s3://{src}", store=str(tmp_path / "index"), endpoint_url=moto_endpoint, return_state=True)
+    report = state.result()
+    assert {d["doc_id"]: (d["status"], d["pages"]) for d in report["documents"]} == {
+        f"d{i}": ("new", i + 1) for i in range(6)}
+
+    # 6 documents, spread over at least 4 tasks: batches of 2, so 3 task runs instead of 6.
+    flow_run_id = state.state_details.flow_run_id
+    with get_client(sync_client=True) as client:
+        for _ in range(50):  # task runs are recorded from events, a moment after they finish
+            runs = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id])))
+            batch_runs = [r for r in runs if r.name.startswith("index-documents")]
+            if len(batch_runs) >= 3 and all(r.state and r.state.is_final() for r in batch_runs):
+                break
+            time.sleep(0.2)
+    assert len(batch_runs) == 3
