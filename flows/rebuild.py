@@ -19,8 +19,8 @@ from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.document import cached_source
-from flows.ingest import (DEFAULT_CHUNK, DEFAULT_DOC_TIMEOUT, PlanItem, chunks, open_spec, open_store, publish_report,
-                          run_documents, settings_from, source_spec)
+from flows.ingest import (DEFAULT_BATCH, DEFAULT_CHUNK, DEFAULT_DOC_TIMEOUT, PlanItem, chunks, open_spec, open_store,
+                          publish_report, run_documents, settings_from, source_spec)
 from flows.report import DocOutcome, RunReport, new_run_id
 from flows.sources import ObjectError, ObjectGone, SourceError, SourceObject
 
@@ -101,6 +101,7 @@ def rebuild_stale(
     dry_run: bool = False,
     retry_base_seconds: float = 2.0,
     source_max_attempts: int = 5,
+    batch_size: int = DEFAULT_BATCH,
 ) -> dict[str, Any]:
     """Re-index every document whose latest version has an older pipeline fingerprint (optionally filtered)."""
     logger = get_run_logger()
@@ -125,7 +126,8 @@ def rebuild_stale(
             yield items
 
     run_documents(report, planned(), {}, store, settings_from(settings).to_dict(), store_endpoint=store_endpoint_url,
-                  doc_timeout=doc_timeout, max_in_flight=max(2 * chunk_size, 8), retry_base=retry_base_seconds)
+                  doc_timeout=doc_timeout, max_in_flight=max(2 * chunk_size, 8), retry_base=retry_base_seconds,
+                  batch_size=batch_size)
     report.finish()
     publish_report(report, store_obj)
     logger.info(report.to_text())
