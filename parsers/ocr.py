@@ -23,14 +23,18 @@ import xml.etree.ElementTree as ET
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 import pymupdf
 import pytesseract
 
 from parsers.errors import DependencyError
 from parsers.layout import PageLayout
-from parsers.ocr_layout import layout_from_hocr
+from parsers.ocr_layout import layout_from_hocr, leader_boxes, stroke_ratio
+
+if TYPE_CHECKING:
+    import numpy as np
+    from PIL import Image
 
 ROTATE_BELOW_CONFIDENCE = 60.0  # a first pass whose median word reads worse than this triggers an orientation check
 BLANK_INK_SHARE = 0.00005  # fewer dark pixels than this share of the page: nothing to read
@@ -43,6 +47,7 @@ class OcrOptions:
     timeout: float = 120.0  # seconds per tesseract call; 0 = none
     max_pixels: int = 40_000_000  # per rendered page; larger pages are rendered at a lower dpi
     rotate: bool = True  # check orientation (OSD) on poorly read pages
+    strokes: bool = False  # measure each line's stroke width (for bold detection)
 
 
 @dataclass
@@ -57,6 +62,7 @@ class OcrResult:
     rotation: int = 0  # degrees the page image was turned to read it upright
     skipped: str | None = None  # "blank" when no tesseract call was needed
     notes: list[str] = field(default_factory=list)
+    strokes: list[float] = field(default_factory=list)  # per layout line: stem width / size (ocr_layout.stroke_ratio)
 
 
 # -- start-up check ---------------------------------------------------------
@@ -206,6 +212,8 @@ def ocr_page(path: str, number: int, label: str | None, opts: OcrOptions) -> Ocr
             if not result.rotation and looks_like_toc(layout):
                 layout = _reread_as_block(image, number, scale, width, height, label, opts, layout, result)
             result.layout = layout
+            if opts.strokes:
+                result.strokes = _strokes(os.path.join(tmp, "turned.pgm") if result.rotation else image, layout, scale)
         except RuntimeError as exc:  # pytesseract signals its timeout this way
             result.layout.error = f"ocr timeout after {opts.timeout:g}s" if "timeout" in str(exc).lower() else f"ocr failed: {exc}"
         except (pytesseract.TesseractError, ET.ParseError, OSError) as exc:
@@ -214,19 +222,62 @@ def ocr_page(path: str, number: int, label: str | None, opts: OcrOptions) -> Ocr
     return result
 
 
+def _strokes(image: str, layout: PageLayout, scale: float) -> list[float]:
+    """Stroke ratio of every line (bold is decided per document in the OCR stage, against its median)."""
+    from PIL import Image
+
+    with Image.open(image) as img:
+        img.load()
+        return [stroke_ratio(img, ln, scale) for ln in layout.lines]
+
+
 def _reread_as_block(image: str, number: int, scale: float, width: float, height: float, label: str | None,
                      opts: OcrOptions, first: PageLayout, result: OcrResult) -> PageLayout:
-    """Contents pages: automatic segmentation (psm 3) tends to drop the right-aligned column of page
-    numbers as noise; one uniform block (psm 6) keeps each title with its number. Keep the reading
-    that ends more lines in a number."""
+    """Contents pages: dot leaders make tesseract drop the spaces of titles ("Wheretoaskforhelp") and
+    read the dots as junk ("ee ee", "1ST" for 157), and automatic segmentation (psm 3) tends to drop
+    the right-aligned column of page numbers. So erase the leaders found in the image, read the page
+    as one uniform block (psm 6, keeping each title with its number) and put "..." back where the
+    dots were. Keep the reading that ends more lines in a number."""
+    from PIL import Image
+
+    with Image.open(image) as img:
+        pixels = _gray_array(img)
+    boxes = [tuple(int(round(v / scale)) for v in (ln.x0, ln.y0, ln.x1, ln.y1)) for ln in first.lines]
+    leaders = leader_boxes(pixels, boxes)
+    source = image
+    if leaders:
+        for x0, y0, x1, y1 in leaders:
+            pixels[y0:y1 + 1, x0:x1] = 255
+        source = os.path.join(os.path.dirname(image), "no-leaders.pgm")
+        Image.fromarray(pixels).save(source)
     t1 = time.perf_counter()
     result.tesseract_calls += 1
-    layout, _ = layout_from_hocr(_hocr(image, opts, psm=6), number, scale, width, height, label)
+    layout, _ = layout_from_hocr(_hocr(source, opts, psm=6), number, scale, width, height, label, leaders=leaders)
     result.tesseract_seconds += time.perf_counter() - t1
-    if _numbered_ends(layout) > _numbered_ends(first):
-        result.notes.append("contents page re-read as one block (psm 6)")
+    _sizes_from(first, layout)
+    if _numbered_ends(layout) >= _numbered_ends(first) + (0 if leaders else 1):
+        result.notes.append(f"contents page re-read as one block (psm 6, {len(leaders)} dot leaders erased)")
         return layout
     return first
+
+
+def _sizes_from(first: PageLayout, layout: PageLayout) -> None:
+    """Give re-read lines the size of the first-pass line they overlap most: one uniform block (psm 6)
+    fits x-heights less steadily than automatic segmentation, and entries of one style must keep one size."""
+    for ln in layout.lines:
+        best, overlap = None, 0.0
+        for old in first.lines:
+            o = min(ln.y1, old.y1) - max(ln.y0, old.y0)
+            if o > overlap:
+                best, overlap = old, o
+        if best is not None and overlap > 0.5 * min(ln.y1 - ln.y0, best.y1 - best.y0):
+            ln.size = best.size
+
+
+def _gray_array(img: "Image.Image") -> "np.ndarray":
+    import numpy as np
+
+    return np.array(img.convert("L"))  # a writable copy: leaders get erased in it
 
 
 def _try_rotations(image: str, tmp: str, number: int, scale: float, width: float, height: float, label: str | None,

@@ -11,8 +11,15 @@ from __future__ import annotations
 import re
 import statistics
 import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
 
 from parsers.layout import Line, PageLayout, Word
+
+if TYPE_CHECKING:
+    import numpy as np
+    from PIL import Image
+
+BOLD_STROKE_FACTOR = 1.35  # bold stems measure ~1.4-2x the body median, regular lines stay under ~1.25x
 
 _XHTML = "{http://www.w3.org/1999/xhtml}"
 _LINE_CLASSES = {"ocr_line", "ocr_header", "ocr_caption", "ocr_textfloat"}
@@ -31,13 +38,16 @@ def _title(el: ET.Element, pattern: re.Pattern[str]) -> re.Match[str] | None:
 
 
 def layout_from_hocr(hocr: bytes, number: int, scale: float, width: float, height: float,
-                     label: str | None = None) -> tuple[PageLayout, list[float]]:
+                     label: str | None = None,
+                     leaders: list[tuple[int, int, int, int]] | None = None) -> tuple[PageLayout, list[float]]:
     """Build a PageLayout from tesseract hOCR; ``scale`` turns pixels into points (72/dpi).
 
     Returns the layout and the confidences (0-100) of the words kept. ``lines`` are visual
     lines (tesseract lines sharing a baseline are merged, e.g. a TOC title and its
     right-aligned page number). ``text`` follows the visual lines, except on multi-column
-    pages where tesseract's block order is the reading order.
+    pages where tesseract's block order is the reading order. ``leaders`` are pixel boxes of
+    dot leaders erased from the image before this read (``leader_boxes``): each comes back as
+    a "..." word on its line, as the text layer of a born-digital contents page has them.
     """
     root = ET.fromstring(hocr)
     ocr_lines: list[Line] = []
@@ -65,9 +75,10 @@ def layout_from_hocr(hocr: bytes, number: int, scale: float, width: float, heigh
         size = round(float(xsize.group(1)) * scale, 1) if xsize else round(max(w.y1 - w.y0 for w in words), 1)
         ocr_lines.append(_line(words, size))
     snap_sizes(ocr_lines)
-    groups = group_lines(ocr_lines)
+    dots = [_line([Word("...", x0 * scale, y0 * scale, x1 * scale, y1 * scale)], 0.0) for x0, y0, x1, y1 in leaders or []]
+    groups = group_lines(ocr_lines + dots)
     lines = [_clean_leaders(_merge(g), conf) for g in groups]
-    columns = any(sum(1 for ln in g if ln.x1 - ln.x0 > 0.25 * width) >= 2 for g in groups)
+    columns = any(sum(1 for ln in g if ln.x1 - ln.x0 > 0.25 * width and ln.size > 0) >= 2 for g in groups)
     reading = [_clean_leaders(ln, conf) for ln in ocr_lines] if columns else lines
     kept = [conf[id(w)][1] for ln in lines for w in ln.words if id(w) in conf]  # leader words are not in conf
     layout = PageLayout(number=number, width=width, height=height, label=label, lines=lines,
@@ -131,8 +142,11 @@ def group_lines(lines: list[Line]) -> list[list[Line]]:
 
 
 def _merge(group: list[Line]) -> Line:
-    main = max(group, key=lambda ln: len(ln.text))
-    return _line([w for g in group for w in g.words], main.size)
+    main = max(group, key=lambda ln: (ln.size > 0, len(ln.text)))  # an inserted leader has no size of its own
+    words = [w for g in group for w in g.words]
+    if len(group) > 1:  # an inserted leader lies inside the span of the title-and-number line
+        words.sort(key=lambda w: w.x0)
+    return _line(words, main.size)
 
 
 def _clean_leaders(line: Line, conf: dict[int, tuple[Word, float]]) -> Line:
@@ -150,3 +164,73 @@ def _clean_leaders(line: Line, conf: dict[int, tuple[Word, float]]) -> Line:
     kept = words[:start] + [leader, words[-1]]
     return Line(text=" ".join(w.text for w in kept), x0=line.x0, y0=line.y0, x1=line.x1, y1=line.y1,
                 size=line.size, bold=line.bold, font=line.font, words=kept)
+
+
+def stroke_ratio(image: "Image.Image", line: Line, scale: float) -> float:
+    """Mean horizontal run of dark pixels (≈ stem width) over the line's size, both in pixels; 0 if no ink.
+
+    Scale-free, so one threshold separates bold from regular lines of any size. Measured over the
+    line's words, leaving out dot leaders ("..."), whose dots would dilute the stems of the title."""
+    from PIL import ImageChops
+
+    dark = runs = 0
+    for word in [w for w in line.words if w.text != "..."] or [Word(line.text, line.x0, line.y0, line.x1, line.y1)]:
+        box = tuple(int(round(v / scale)) for v in (word.x0, word.y0, word.x1 + scale, word.y1 + scale))
+        ink = image.crop(box).point(lambda v: 255 if v < 128 else 0)
+        left = ink.transform(ink.size, 0, (1, 0, -1, 0, 1, 0), fillcolor=0)  # shifted one pixel right: each pixel's left neighbour
+        dark += ink.histogram()[255]
+        runs += ImageChops.subtract(ink, left).histogram()[255]  # dark pixels whose left neighbour is light: run starts
+    if not dark or line.size <= 0:
+        return 0.0
+    return dark / max(1, runs) / (line.size / scale)
+
+
+def mark_bold(lines: list[tuple[Line, float]], factor: float = BOLD_STROKE_FACTOR, min_chars: int = 200) -> int:
+    """Set ``bold`` on lines whose stroke ratio exceeds ``factor`` x the character-weighted median of
+    all lines given (one document's OCR pages); returns how many. Too little text: nothing marked."""
+    scored = sorted((r, len(ln.text)) for ln, r in lines if r > 0)
+    total = sum(n for _, n in scored)
+    if total < min_chars:
+        return 0
+    half, seen, median = total / 2, 0, 0.0
+    for r, n in scored:
+        seen += n
+        if seen >= half:
+            median = r
+            break
+    marked = 0
+    for ln, r in lines:
+        ln.bold = r > factor * median
+        marked += ln.bold
+    return marked
+
+
+def leader_boxes(pixels: "np.ndarray", lines: list[tuple[int, int, int, int]], min_dots: int = 4) -> list[tuple[int, int, int, int]]:
+    """Dot leaders in a grayscale page image: within each line box (pixels), runs of ``min_dots`` or
+    more small ink blobs sitting in the lower half of the line. Returns one box per run, as high as
+    its line, so callers can erase the dots (tesseract's LSTM drops the spaces of a title followed
+    by leaders: "Wheretoaskforhelp") and put a "..." word back in their place."""
+    import numpy as np
+
+    ink = pixels < 160
+    found = []
+    for x0, y0, x1, y1 in lines:
+        h = y1 - y0 + 1
+        if h < 8 or x1 <= x0:
+            continue
+        band = ink[y0:y1 + 1, x0:x1 + 1]
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], band.any(axis=0).astype(np.int8), [0]))))
+        blobs = list(zip(edges[::2].tolist(), edges[1::2].tolist()))  # runs of inked columns
+        dots = []
+        for a, b in blobs:
+            rows = np.flatnonzero(band[:, a:b].any(axis=1))
+            dots.append(b - a <= 0.3 * h and rows[-1] - rows[0] + 1 <= 0.3 * h and rows[-1] >= 0.5 * h)
+        i = 0
+        while i < len(blobs):
+            j = i
+            while dots[i] and j + 1 < len(blobs) and dots[j + 1]:
+                j += 1
+            if dots[i] and j - i + 1 >= min_dots:
+                found.append((x0 + blobs[i][0], y0, x0 + blobs[j][1], y1))
+            i = j + 1
+    return found

@@ -168,18 +168,23 @@ def test_scanned_contents_page_keeps_positions_and_right_aligned_numbers(samples
     with pymupdf.open(samples_dir / "manual.pdf") as doc:
         toc_page = doc[3]
         truth = []  # (title, printed page number, x1 of the number) read from the born-digital text layer
+        titles = []
         for block in toc_page.get_text("dict")["blocks"]:
             for line in block.get("lines", []):
                 text = "".join(s["text"] for s in line["spans"]).strip()
                 if text.isdigit():
                     truth.append((text, line["bbox"][2], (line["bbox"][1] + line["bbox"][3]) / 2))
+                elif text[:1].isdigit() or text.startswith("Appendix"):
+                    titles.append(text)
         png = toc_page.get_pixmap(dpi=200, colorspace=pymupdf.csGRAY).tobytes("png")
     pdf = image_pdf(tmp_path / "toc.pdf", [png])
     with PdfSource(pdf) as src:
         from parsers.ocr_stage import run_ocr_stage
 
-        stage = run_ocr_stage(src, dpi=200)
+        stage = run_ocr_stage(src, dpi=200, bold=True)
         layout = src.layout(1)
+    with PdfSource(samples_dir / "manual.pdf") as born:
+        weights = {ln.text.split(" . ")[0].strip(): ln.bold for ln in born.layout(4).lines}
     assert stage.sources == {1: "ocr"} and layout.text_source == "ocr"
     assert len(truth) >= 15
     found = 0
@@ -188,6 +193,15 @@ def test_scanned_contents_page_keeps_positions_and_right_aligned_numbers(samples
         if line and line.words[-1].text == number and abs(line.words[-1].x1 - x1) < 6:
             found += 1
     assert found >= len(truth) - 1
+    # Dot leaders are erased before the block re-read and come back as one "..." word: titles keep
+    # their spaces and no leader junk sits between a title and its number.
+    entries = {ln.text for ln in layout.lines}
+    # Bold from stroke width agrees with the fonts of the born-digital page (chapter entries and the heading).
+    read = {ln.text.split(" ... ")[0]: ln.bold for ln in layout.lines if ln.text.split(" ... ")[0] in weights}
+    assert len(read) >= 15 and sum(read.values()) >= 5
+    assert read == {t: weights[t] for t in read}
+    assert len(titles) >= 15
+    assert all(any(e.startswith(t + " ... ") for e in entries) for t in titles), sorted(entries)
     heading = next(ln for ln in layout.lines if ln.text == "Contents")
     body = [ln.size for ln in layout.lines if "Installation" in ln.text]
     assert heading.size > 1.4 * body[0]  # font-size proxy from tesseract's x-height: 20 pt vs 11 pt
