@@ -7,7 +7,8 @@ each still-unmatched entry takes the matching unused prediction nearest in
 page. Titles match when rapidfuzz ``ratio`` of their normalized forms >= 85.
 
 Variants: A original; B1 outline removed; B2 + page labels removed; B3 + link
-annotations and named destinations removed (``make_variant``).
+annotations and named destinations removed; excerpt: the first 60 pages as B2,
+scored against the outline entries on those pages (``make_variant``, ``excerpt_truth``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from rapidfuzz.fuzz import ratio
 Triple = tuple[int, str, int]
 
 MATCH_THRESHOLD = 85.0
-VARIANTS = ("A", "B1", "B2", "B3")
+VARIANTS = ("A", "B1", "B2", "B3", "excerpt")
+EXCERPT_PAGES = 60  # issue 4's scanned excerpts: the first 60 pages, outline and labels removed (README variant C)
 
 _ROMAN = r"(?=[ivxlcdm]+\b)m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
 # "Chapter 2", "Appendix A", "Part IV", "Section 3.1", "Item 7A" (filings) — the word and its number.
@@ -176,6 +178,11 @@ def truth_from_pdf(path: str | Path) -> list[Triple]:
         return [(int(lv), str(t), int(p)) for lv, t, p in doc.get_toc(simple=True) if 1 <= int(p) <= doc.page_count]
 
 
+def excerpt_truth(truth: Sequence[Triple], pages: int = EXCERPT_PAGES) -> list[Triple]:
+    """The answer key of an excerpt: the outline entries that start on its pages."""
+    return [t for t in truth if t[2] <= pages]
+
+
 SYNTHETIC_KINDS = ("front_matter", "page_group")  # node["kind"] of nodes the indexer made up (parsers.ranges)
 
 
@@ -208,16 +215,18 @@ def predictions_from_tree(tree: Any, synthetic: bool = True) -> list[Triple]:
 
 
 def make_variant(src: str | Path, dst: str | Path, variant: str) -> Path:
-    """Write variant ``A``/``B1``/``B2``/``B3`` of ``src`` to ``dst`` (A is a plain copy)."""
+    """Write variant ``A``/``B1``/``B2``/``B3``/``excerpt`` of ``src`` to ``dst`` (A is a plain copy)."""
     import pymupdf
 
     if variant not in VARIANTS:
         raise ValueError(f"unknown variant {variant!r}; expected one of {VARIANTS}")
     dst = Path(dst)
     with pymupdf.open(src) as doc:
+        if variant == "excerpt" and doc.page_count > EXCERPT_PAGES:
+            doc.select(list(range(EXCERPT_PAGES)))
         if variant != "A":
             doc.set_toc([])
-        if variant in ("B2", "B3"):
+        if variant in ("B2", "B3", "excerpt"):
             remove_page_labels(doc)
         if variant == "B3":
             remove_links(doc)

@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default=str(ROOT / ".corpus"))
     ap.add_argument("--filings", default=DEFAULT_FILINGS, help="FinanceBench pdfs folder ('' to skip)")
-    ap.add_argument("--variants", default="A,B1,B2,B3")
+    ap.add_argument("--variants", default="A,B1,B2,B3,excerpt", help="manuals variants; excerpt = first 60 pages as B2")
     ap.add_argument("--peers", default="pymupdf4llm,pageindex", help="comma list, '' for none")
     ap.add_argument("--peer-variant", default="B2", help="manuals variant the peers run on")
     ap.add_argument("--peers-cached-only", action="store_true", help="use peer results cached by earlier runs, run nothing")
@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     sys.path.insert(0, str(ROOT))
-    from benchmarks.metric import failed_score, make_variant, mean_scores, score, truth_from_pdf
+    from benchmarks.metric import excerpt_truth, failed_score, make_variant, mean_scores, score, truth_from_pdf
 
     corpus, work = Path(args.corpus), Path(args.work)
     _ensure_corpus(corpus)
@@ -233,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict] = []
     for set_name, doc_id, src, path in sets:
         truth = truth_from_pdf(src)
+        if set_name == "manuals-excerpt":
+            truth = excerpt_truth(truth)
         floor = min(_floor_seconds(path) for _ in range(2))
         try:
             ours = _ours(path, args.max_leaf_pages)

@@ -24,6 +24,8 @@ _LABEL_ONLY = re.compile(
     re.I,
 )
 _LEADERS = re.compile(r"(?:\.\s?){4,}")
+# "Note 7. Income taxes" / "NOTE 7 — INCOME TAXES": the notes to financial statements are numbered sections.
+_NOTE = re.compile(r"^note\s+\d{1,3}[A-Za-z]?\b\s*[.:\u2013\u2014-]?\s*\S", re.I)
 MARGIN = 0.075  # share of page height treated as header/footer band
 
 
@@ -62,7 +64,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     if ln.max_gap > 3 * max(ln.size, body):
         return False  # two columns side by side, not a heading
     bigger = ln.size >= body + 0.9
-    numbered = parse_numbering(text)
+    numbered = parse_numbering(text) or (_NOTE.match(text) and "note")
     if strong_only and (len(text.split()) > 12 or re.search(r"[a-z]\. [A-Z]", text)):
         return False  # a sentence, or two columns merged into one line
     if not bigger:

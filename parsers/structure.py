@@ -7,16 +7,19 @@ Long leaves are then split by the headings inside them, or by page groups.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from index_store.model import Node
 from parsers.bookmarks import read_bookmarks
 from parsers.headings import detect_headings
+from parsers.filings import back_matter, is_filing
+from parsers.inner_toc import add_inner_tocs
 from parsers.offsets import map_entries, title_key
 from parsers.pdf import PdfSource
 from parsers.ranges import KIND_PAGE_GROUP, Entry, build_tree
-from parsers.toc import find_toc
+from parsers.toc import TocEntry, find_toc
 
 # A hook for a model-backed fallback, called only when no deterministic method
 # (bookmarks, printed TOC, headings) yields a credible tree. It gets the open
@@ -25,6 +28,7 @@ LlmStructureHook = Callable[[PdfSource], tuple[list[Entry], dict[str, Any]]]
 
 MIN_ENTRIES = 3
 MIN_VERIFIED_SHARE = 0.5  # of TOC entries with a page number that must check out in the body
+MAX_GOOD_SHARE_PAST_END = 0.25  # a TOC tail projected past the last page is cut when fewer of it check out
 MAX_SPLIT_PAGES = 400  # do not build layouts for more pages than this when splitting leaves
 MAX_LEAF_TOKENS = 20_000  # a leaf above this many (approximate) tokens is split even if short in pages
 # A fine-grained author outline (bookmarks or a printed TOC) is split only where a leaf exceeds this many
@@ -121,10 +125,17 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
     if len(toc.entries) < MIN_ENTRIES:
         return [], None, ({"pages": toc.pages} if toc.pages else {}), toc.reason or f"only {len(toc.entries)} TOC entries"
     texts = [pdf.text(n) for n in range(1, pdf.page_count + 1)]
+    listed = len(toc.entries)
     result = map_entries(toc.entries, texts, pdf.labels(), toc.pages)
+    cut = beyond_last_page(toc.entries, pdf.page_count)
+    if cut < listed:
+        # A truncated document (an excerpt) or a TOC listing more than the file holds: map what is in range.
+        toc.entries = [dataclasses.replace(e, physical=None, status="") for e in toc.entries[:cut]]
+        result = map_entries(toc.entries, texts, pdf.labels(), toc.pages)
     info = {
         "pages": toc.pages,
         "entries": len(toc.entries),
+        "beyond_last_page": listed - len(toc.entries),
         "page_offset": result.page_offset,
         "mapping": result.mapping,
         "offset_method": result.method,
@@ -136,11 +147,41 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
     if with_pages and good < MIN_VERIFIED_SHARE * len(with_pages):
         return [], None, info, f"only {good} of {len(with_pages)} TOC entries could be verified in the body"
     entries = [Entry(e.level, e.title, e.physical or 1) for e in toc.entries]
+    # A section's own contents listing (a 10-K's index to the financial statements) gives its children.
+    entries, inner = add_inner_tocs(entries, pdf.page_count, pdf.text, pdf.layout, pdf.labels(), toc.pages)
+    if inner:
+        info["inner"] = inner
+    if is_filing(entries):
+        # Signature and exhibit pages follow a filing's last Item; its printed TOC rarely lists them.
+        extra = back_matter(entries, pdf.page_count, pdf.text)
+        entries += extra
+        info["back_matter"] = len(extra)
     if toc.heading and not any(e.title.casefold() == toc.heading.casefold() for e in entries):
         # The contents pages are a section of their own (filers' outlines list them too).
         at = next((i for i, e in enumerate(entries) if e.page >= toc.pages[0]), len(entries))
         entries.insert(at, Entry(1, toc.heading, toc.pages[0]))
     return entries, result.page_offset, info, None
+
+
+def beyond_last_page(entries: list[TocEntry], page_count: int) -> int:
+    """Index of the first TOC entry listed past the document's end, ``len(entries)`` if there is none.
+
+    An entry is past the end when its printed page, shifted by the offset of the last entry before it
+    that checked out, exceeds the page count and few of the entries from there on check out: the TOC
+    of a document cut short (an excerpt) lists pages the file does not have. A single misread number
+    mid-TOC is not a cut (the entries after it still check out).
+    """
+    good = [e.status in ("verified", "corrected", "linked") for e in entries]
+    offset: int | None = None
+    for i, e in enumerate(entries):
+        arabic = e.page is not None and e.page.kind == "arabic"
+        if arabic and offset is not None and e.page.value + offset > page_count:  # type: ignore[union-attr]
+            tail = good[i:]
+            if sum(tail) < MAX_GOOD_SHARE_PAST_END * len(tail):
+                return i
+        if arabic and good[i] and e.physical:
+            offset = e.physical - e.page.value  # type: ignore[union-attr]
+    return len(entries)
 
 
 def _from_headings(pdf: PdfSource) -> tuple[list[Entry], str | None]:

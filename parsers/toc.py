@@ -25,7 +25,9 @@ _HEADING_RE = re.compile(
 )
 # Lists that look like a TOC but are not one.
 _NOT_TOC_RE = re.compile(r"^\s*(?:list\s+of\s+(?:figures|tables|illustrations|listings|examples)|index|glossary)\s*$", re.I)
-_LEADER_RE = re.compile(r"(?:\s*[.\u00b7\u2024\u2026_\u2022]\s*){3,}\s*$|\s*\u2026+\s*$")
+# Spaces belong to the leader character before them only: "(?:\s*[.]\s*){3,}" let every run of spaces split
+# two ways and backtracked exponentially on index lines that end in something other than leaders.
+_LEADER_RE = re.compile(r"\s*(?:[.\u00b7\u2024\u2026_\u2022]\s*){3,}$|\s*\u2026+\s*$")
 _LEADER_ANY = re.compile(r"(?:[.\u00b7\u2024_]\s?){4,}|\u2026")
 _TRAIL_RE = re.compile(r"^(?P<title>.*?\S)[\s.\u00b7\u2024\u2026_]*?\s+(?P<page>\d{1,5}|[ivxlcdmIVXLCDM]{1,12})\s*$")
 _TRAIL_DOTTED_RE = re.compile(r"^(?P<title>.*?\S)\s*(?:[.\u00b7\u2024_]\s?){2,}\s*(?P<page>\d{1,5}|[ivxlcdmIVXLCDM]{1,12})\s*$")
@@ -341,7 +343,7 @@ def find_toc(
             blocks.append([])
         blocks[-1].extend(credible_entries(read_page_entries(lay, keys, first=heading)))
     raws = max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None))
-    entries = [_to_entry(r, layouts) for r in raws]
+    entries = [to_entry(r, layouts) for r in raws]
     assign_levels(entries)
     heading = next((" ".join(ln.text.split()) for ln in layouts[0].lines[:10] if _HEADING_RE.match(ln.text)), "")
     return TocResult(entries, pages, None if entries else "contents pages found but no entries read", heading)
@@ -354,7 +356,8 @@ def _toc_page(lay: PageLayout) -> bool:
     return page_is_toc(credible_entries(read_page_entries(lay, first=heading)), len(lay.lines))
 
 
-def _to_entry(r: _Raw, layouts: list[PageLayout]) -> TocEntry:
+def to_entry(r: _Raw, layouts: list[PageLayout]) -> TocEntry:
+    """A read TOC line as an entry (level 1 until ``assign_levels``), with the link on its line if any."""
     title = r.parsed.title
     link = None
     for lay in layouts:

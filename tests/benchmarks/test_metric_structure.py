@@ -5,7 +5,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
-from benchmarks.metric import make_variant, match, normalize_title, predictions_from_tree, score, truth_from_pdf
+from benchmarks.metric import excerpt_truth, make_variant, match, normalize_title, predictions_from_tree, score, truth_from_pdf
 
 
 @pytest.mark.parametrize(
@@ -111,3 +111,17 @@ def test_variants_remove_what_they_claim(tmp_path) -> None:
             assert bool(doc.get_page_labels()) == labels, variant
             assert len(doc[0].get_links()) == links, variant
             assert doc[2].get_text().strip() == "Section 2"
+
+
+def test_excerpt_keeps_the_first_60_pages_without_outline_or_labels(tmp_path) -> None:
+    doc = pymupdf.open()
+    for i in range(70):
+        doc.new_page().insert_text((72, 72), f"Page {i + 1}")
+    doc.set_toc([[1, "Start", 1], [2, "Middle", 60], [1, "Late", 61]])
+    doc.set_page_labels([{"startpage": 0, "prefix": "", "style": "D", "firstpagenum": 1}])
+    doc.save(tmp_path / "long.pdf")
+    out = make_variant(tmp_path / "long.pdf", tmp_path / "ex.pdf", "excerpt")
+    with pymupdf.open(out) as ex:
+        assert ex.page_count == 60 and ex.get_toc() == [] and not ex.get_page_labels()
+        assert ex[59].get_text().strip() == "Page 60"
+    assert excerpt_truth(truth_from_pdf(tmp_path / "long.pdf")) == [(1, "Start", 1), (2, "Middle", 60)]

@@ -8,6 +8,7 @@ from the construction, never from the code under test.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from parsers.pdf import PdfSource
 from parsers.ranges import build_tree
 from parsers.samples import MANUAL, _flatten
 from parsers.structure import recover_structure
+from parsers.toc import parse_toc_line
 
 W, H = 612, 792
 WORDS = ("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec "
@@ -268,3 +270,26 @@ def test_sample_manual_comes_out_as_toc_with_physical_pages(samples_dir: Path) -
     got = {(e.title.split(" ", 1)[1] if e.title[:1].isdigit() else e.title): e.page for e in result.entries
            if e.title != "Contents"}
     assert got == want
+
+
+def test_truncated_document_uses_the_toc_entries_in_range(tmp_path: Path) -> None:
+    # An excerpt: the TOC lists 8 chapters but the file stops after chapter 4 (no outline, no labels).
+    sections = build(Book(_chapters(8, sub=False)), tmp_path / "full.pdf")
+    keep = sections[4].physical - 1
+    with pymupdf.open(tmp_path / "full.pdf") as doc:
+        doc.select(list(range(keep)))
+        doc.save(tmp_path / "cut.pdf")
+    with PdfSource(tmp_path / "cut.pdf") as pdf:
+        result = recover_structure(pdf, max_leaf_pages=0)
+    assert result.source == "toc"
+    got = {e.title: e.page for e in result.entries if e.title != "Table of Contents"}
+    assert got == {s.title: s.physical for s in sections[:4]}
+    assert result.decisions["toc"]["beyond_last_page"] == 4
+
+
+def test_toc_line_reader_is_linear_on_merged_index_columns() -> None:
+    # Two index columns merged into one line: the leader pattern used to backtrack exponentially here.
+    line = "abs rpn operator" + " ." * 40 + " 162 axes, forcing rescaling" + " ." * 40 + " 112 and more text x"
+    t0 = time.perf_counter()
+    assert parse_toc_line(line) is not None
+    assert time.perf_counter() - t0 < 0.5
