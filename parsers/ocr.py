@@ -242,8 +242,8 @@ def _reread_as_block(image: str, number: int, scale: float, width: float, height
 
     with Image.open(image) as img:
         pixels = _gray_array(img)
-    boxes = [tuple(int(round(v / scale)) for v in (ln.x0, ln.y0, ln.x1, ln.y1)) for ln in first.lines]
-    leaders = leader_boxes(pixels, boxes)
+    heights = sorted((ln.y1 - ln.y0) / scale for ln in first.lines)
+    leaders = leader_boxes(pixels, heights[len(heights) // 2]) if heights else []
     source = image
     if leaders:
         for x0, y0, x1, y1 in leaders:

@@ -205,32 +205,36 @@ def mark_bold(lines: list[tuple[Line, float]], factor: float = BOLD_STROKE_FACTO
     return marked
 
 
-def leader_boxes(pixels: "np.ndarray", lines: list[tuple[int, int, int, int]], min_dots: int = 4) -> list[tuple[int, int, int, int]]:
-    """Dot leaders in a grayscale page image: within each line box (pixels), runs of ``min_dots`` or
-    more small ink blobs sitting in the lower half of the line. Returns one box per run, as high as
-    its line, so callers can erase the dots (tesseract's LSTM drops the spaces of a title followed
-    by leaders: "Wheretoaskforhelp") and put a "..." word back in their place."""
+def leader_boxes(pixels: "np.ndarray", line_height: float, min_dots: int = 4) -> list[tuple[int, int, int, int]]:
+    """Dot leaders in a grayscale page image: in each text row (a run of inked pixel rows no taller
+    than 2.5 x ``line_height``, the page's typical line height in pixels), runs of ``min_dots`` or
+    more small ink blobs sitting in the lower half of the row. Returns one box per run, as high as
+    its row, so callers can erase the dots (tesseract's LSTM drops the spaces of a title followed by
+    leaders: "Wheretoaskforhelp") and put a "..." word back in their place. Rows come from the image,
+    not from tesseract's lines, which sometimes fuse two contents entries into one."""
     import numpy as np
 
     ink = pixels < 160
+    rows = np.flatnonzero(np.diff(np.concatenate(([0], ink.any(axis=1).astype(np.int8), [0]))))
     found = []
-    for x0, y0, x1, y1 in lines:
+    for y0, y1 in zip(rows[::2].tolist(), (rows[1::2] - 1).tolist()):
         h = y1 - y0 + 1
-        if h < 8 or x1 <= x0:
+        if h < 8 or h > 2.5 * line_height:
             continue
-        band = ink[y0:y1 + 1, x0:x1 + 1]
+        band = ink[y0:y1 + 1]
         edges = np.flatnonzero(np.diff(np.concatenate(([0], band.any(axis=0).astype(np.int8), [0]))))
         blobs = list(zip(edges[::2].tolist(), edges[1::2].tolist()))  # runs of inked columns
+        size = min(h, line_height)
         dots = []
         for a, b in blobs:
-            rows = np.flatnonzero(band[:, a:b].any(axis=1))
-            dots.append(b - a <= 0.3 * h and rows[-1] - rows[0] + 1 <= 0.3 * h and rows[-1] >= 0.5 * h)
+            inked = np.flatnonzero(band[:, a:b].any(axis=1))
+            dots.append(b - a <= 0.3 * size and inked[-1] - inked[0] + 1 <= 0.3 * size and inked[-1] >= h - 0.5 * size)
         i = 0
         while i < len(blobs):
             j = i
             while dots[i] and j + 1 < len(blobs) and dots[j + 1]:
                 j += 1
             if dots[i] and j - i + 1 >= min_dots:
-                found.append((x0 + blobs[i][0], y0, x0 + blobs[j][1], y1))
+                found.append((blobs[i][0], y0, blobs[j][1], y1))
             i = j + 1
     return found

@@ -22,10 +22,6 @@ def render(draw) -> Image.Image:
         return Image.frombytes("L", (pix.width, pix.height), pix.samples)
 
 
-def px(box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
-    return tuple(int(round(v / SCALE)) for v in box)
-
-
 def test_dot_leaders_between_a_title_and_its_page_number_are_found() -> None:
     def draw(page: pymupdf.Page) -> None:
         page.insert_text((40, 60), "2.4 Where to ask for help " + ". " * 25 + " 17", fontname="tiro", fontsize=11)
@@ -34,7 +30,7 @@ def test_dot_leaders_between_a_title_and_its_page_number_are_found() -> None:
     img = render(draw)
     title_x1 = 40 + pymupdf.get_text_length("2.4 Where to ask for help", "tiro", 11)
     number_x0 = 40 + pymupdf.get_text_length("2.4 Where to ask for help " + ". " * 25 + " ", "tiro", 11)
-    boxes = leader_boxes(np.array(img), [px((38, 48, 470, 64)), px((38, 88, 470, 104))])
+    boxes = leader_boxes(np.array(img), line_height=11 / SCALE)
     assert len(boxes) == 1  # the ellipsis in running text is too short to be a leader
     x0, y0, x1, y1 = (v * SCALE for v in boxes[0])
     assert title_x1 < x0 < title_x1 + 8  # starts at the first dot, not inside "help"
