@@ -77,8 +77,8 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
             return False
         if gap_above < 0.6 * max(ln.y1 - ln.y0, 1.0):
             return False
-    if text[-1:] in ",;" or (text.endswith(".") and numbered is None):
-        return False  # a sentence or the tail of one
+    if text[-1:] in ",;/&(" or (text.endswith(".") and numbered is None):
+        return False  # a sentence or the tail of one, or a fragment ("Increase /" over a table column)
     first = text.lstrip("\"'\u201c(\u2018[")[:1]
     if first.islower():
         return False  # a paragraph continuing from the line above
@@ -116,6 +116,9 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 and abs(prev.size - ln.size) < 0.5 and prev.bold == ln.bold
                 and ln.y0 - prev_line.y1 < 0.8 * max(ln.y1 - ln.y0, 1.0)
                 and parse_numbering(text) is None
+                # A short numbered heading ("Note 3. Acquisitions") did not run out of room: the line below is
+                # the next heading, not its second line.
+                and (not _numbered(prev.title) or prev_line.x1 - prev_line.x0 >= 0.55 * lay.width)
             ):
                 prev.title = f"{prev.title} {text}"  # a heading wrapped onto a second line
                 prev_line = ln
@@ -127,6 +130,10 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
     _drop_repeats(found, len(layouts))
     assign_heading_levels(found)
     return found
+
+
+def _numbered(title: str) -> bool:
+    return parse_numbering(title) is not None or bool(_NOTE.match(title))
 
 
 def _drop_repeats(found: list[Heading], pages: int) -> None:
