@@ -20,6 +20,27 @@ _BACK = re.compile(r"^(?:signatures?|exhibit\s+\d{1,3}(?:\.\d{1,3})*[a-z]?|exhib
 _SKIP = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6}|table\s+of\s+contents|page\s+\d+(?:\s+of\s+\d+)?)$", re.I)
 
 
+# The reporting period a financial statement's title carries in a filing's TOC ("Consolidated balance sheets
+# (unaudited) at June 30, 2022 and December 31, 2021"): it dates the statement, it is not the section's name.
+_PERIOD = re.compile(
+    r"\s*\((?:un)?audited\)(?=\s+(?:for|at|as\s+of)\b).*$"
+    r"|\s+(?:for\s+the\s+(?:(?:three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three)\b"
+    r"(?:\s+and\s+\w+)?\s+(?:months|weeks)|(?:fiscal\s+)?years?|quarters?|periods?)\s+ended\b"
+    r"|(?:at|as\s+of)\s+(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+    r"\s+\d{1,2},?\s+\d{4}).*$",
+    re.I,
+)
+_STATEMENT = re.compile(r"\b(?:statements?|balance\s+sheets?|schedules?)\b", re.I)
+
+
+def statement_title(title: str) -> str:
+    """A financial statement's title without the period it covers; other titles unchanged."""
+    if not _STATEMENT.search(title):
+        return title
+    short = _PERIOD.sub("", title).strip(" ,;:-")
+    return short if len(short) >= 8 else title
+
+
 def is_filing(entries: list[Entry]) -> bool:
     """A TOC with several "Item N" entries is a 10-K/10-Q style filing."""
     items = 0

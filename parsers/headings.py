@@ -54,7 +54,10 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     if not text or len(text) > 120 or len(text.split()) > 16:
         return False
     if ln.y1 < lay.height * MARGIN or ln.y0 > lay.height * (1 - MARGIN):
-        return False
+        # Running heads and folios live here; a numbered heading set larger than the body at the very
+        # top of a page ("Note 2 - Fair value measurement") is still a heading (repeats are dropped later).
+        if not (ln.y0 < lay.height * MARGIN and ln.size >= body + 0.9 and (parse_numbering(text) or _NOTE.match(text))):
+            return False
     if not re.search(r"[^\W\d_]{2,}", text) or _LEADERS.search(text):
         return False
     if _MONO.search(ln.font or ""):
@@ -103,6 +106,15 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
         for ln in lay.lines:
             gap_above = ln.y0 - last_y1 if last_y1 is not None else lay.height
             last_y1 = ln.y1
+            text = " ".join(ln.text.split())
+            if (
+                prev is not None and prev_line is not None and text[:1].islower() and len(text.split()) <= 12
+                and abs(prev.size - ln.size) < 0.5 and prev.bold == ln.bold and gap_above < 0.8 * max(ln.y1 - ln.y0, 1.0)
+            ):
+                # A heading wrapped in a narrow column: the second line starts lower-case, in the same style.
+                prev.title = f"{prev.title} {text}"
+                prev_line = ln
+                continue
             if not _is_candidate(ln, lay, body, gap_above, strong_only):
                 prev, prev_line = None, None
                 continue

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pymupdf
 
-from parsers.filings import back_matter, is_filing
+from parsers.filings import back_matter, is_filing, statement_title
 from parsers.pdf import PdfSource
 from parsers.ranges import Entry, build_tree
 from parsers.structure import recover_structure, split_long_leaves
@@ -117,3 +117,17 @@ def test_note_headings_split_an_outsized_statements_leaf(tmp_path: Path) -> None
         entries, info = split_long_leaves([Entry(1, "Notes to Financial Statements", 1)], pdf, 10, True, 4)
     assert info["by_headings"] == 1
     assert [(e.title, e.page) for e in entries[1:]] == [("NOTE 1. LEASES", 1), ("NOTE 2. DEBT", 16), ("NOTE 3. INCOME TAXES", 31)]
+
+
+def test_statement_titles_drop_the_period_they_cover() -> None:
+    cases = {
+        "Consolidated statements of income (unaudited) for the three and six months ended June 30, 2022 and 2021":
+            "Consolidated statements of income",
+        "Consolidated balance sheets (unaudited) at June 30, 2022 and December 31, 2021": "Consolidated balance sheets",
+        "Consolidated Statements of Cash Flows for the years ended December 31, 2022, 2021 and 2020":
+            "Consolidated Statements of Cash Flows",
+        "Consolidated Balance Sheets as of December 31, 2022 and 2021": "Consolidated Balance Sheets",
+        "Notes to Consolidated Financial Statements (unaudited)": "Notes to Consolidated Financial Statements (unaudited)",
+        "Item 7. Management's Discussion and Analysis for the years ended 2022": "Item 7. Management's Discussion and Analysis for the years ended 2022",
+    }
+    assert {t: statement_title(t) for t in cases} == cases

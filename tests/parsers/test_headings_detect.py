@@ -78,3 +78,36 @@ def test_llm_hook_is_called_only_when_nothing_else_works(tmp_path: Path) -> None
         plain = recover_structure(pdf, max_leaf_pages=10)
     assert result.source == "llm" and result.entries == [Entry(1, "Found by a model", 2)]
     assert plain.source == "pages" and plain.entries == []
+
+
+def test_filing_note_headings_top_of_page_wrapped_and_fragments(tmp_path: Path) -> None:
+    """Notes to financial statements: 12 pt bold "Note N" heads, one at the very top of a page, one wrapped in
+    a narrow column (second line lower-case), one short numbered head directly above a subheading; a table
+    column head ending in "/" is not a heading."""
+    rng = random.Random(7)
+    doc = pymupdf.open()
+
+    def body(page: pymupdf.Page, y: float, lines: int = 8) -> None:
+        for _ in range(lines):
+            page.insert_text((72, y), " ".join(rng.choice(WORDS) for _ in range(12)), fontsize=10)
+            y += 13
+
+    p1 = doc.new_page()
+    p1.insert_text((72, 45), "Note 2 - Fair value measurement", fontname="hebo", fontsize=12)  # inside the top band
+    body(p1, 80)
+    p1.insert_text((72, 300), "Note 3 - Off-balance sheet lending-related", fontname="hebo", fontsize=12)
+    p1.insert_text((72, 314), "financial instruments and guarantees", fontname="hebo", fontsize=12)
+    body(p1, 340)
+    p2 = doc.new_page()
+    p2.insert_text((72, 100), "Note 4. Acquisitions", fontname="hebo", fontsize=12)
+    p2.insert_text((72, 114), "Spectrum License Transactions", fontname="hebo", fontsize=12)
+    body(p2, 140)
+    p2.insert_text((300, 300), "Increase /", fontname="hebo", fontsize=12)
+    body(p2, 320)
+    doc.save(tmp_path / "notes.pdf")
+    with PdfSource(tmp_path / "notes.pdf") as pdf:
+        heads = detect_headings([pdf.layout(n) for n in (1, 2)], strong_only=False)
+    assert [(h.title, h.page) for h in heads] == [
+        ("Note 2 - Fair value measurement", 1),
+        ("Note 3 - Off-balance sheet lending-related financial instruments and guarantees", 1),
+        ("Note 4. Acquisitions", 2), ("Spectrum License Transactions", 2)]
