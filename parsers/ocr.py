@@ -237,7 +237,7 @@ def _reread_as_block(image: str, number: int, scale: float, width: float, height
     read the dots as junk ("ee ee", "1ST" for 157), and automatic segmentation (psm 3) tends to drop
     the right-aligned column of page numbers. So erase the leaders found in the image, read the page
     as one uniform block (psm 6, keeping each title with its number) and put "..." back where the
-    dots were. Keep the reading that ends more lines in a number."""
+    dots were. Keep it unless it ends clearly fewer lines in a number than the first reading."""
     from PIL import Image
 
     with Image.open(image) as img:
@@ -255,7 +255,9 @@ def _reread_as_block(image: str, number: int, scale: float, width: float, height
     layout, _ = layout_from_hocr(_hocr(source, opts, psm=6), number, scale, width, height, label, leaders=leaders)
     result.tesseract_seconds += time.perf_counter() - t1
     _sizes_from(first, layout)
-    if _numbered_ends(layout) >= _numbered_ends(first) + (0 if leaders else 1):
+    # Without leaders erased the block reading must end more lines in a number; with them erased it is
+    # the better reading unless it lost numbers wholesale (a few misread numbers cost less than junk).
+    if _numbered_ends(layout) >= (0.85 * _numbered_ends(first) if leaders else _numbered_ends(first) + 1):
         result.notes.append(f"contents page re-read as one block (psm 6, {len(leaders)} dot leaders erased)")
         return layout
     return first
