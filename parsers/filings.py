@@ -17,6 +17,7 @@ from parsers.ranges import Entry
 
 MIN_ITEMS = 3  # TOC entries numbered "Item N" that make a document a filing
 _BACK = re.compile(r"^(?:signatures?|exhibit\s+\d{1,3}(?:\.\d{1,3})*[a-z]?|exhibit\s+index|index\s+to\s+exhibits)\s*[.:]?$", re.I)
+_CERTIFICATION = re.compile(r"^exhibit\s+3[12](?:\.\d+)?\b", re.I)
 _SKIP = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6}|table\s+of\s+contents|page\s+\d+(?:\s+of\s+\d+)?)$", re.I)
 
 
@@ -50,14 +51,63 @@ def is_filing(entries: list[Entry]) -> bool:
     return items >= MIN_ITEMS
 
 
+_ITEM_HEAD = re.compile(r"^item\s+(\d{1,2}[a-z]?)\s*[.:\u2013\u2014-]\s*(?P<rest>\S.{2,90})$", re.I)
+
+
+def missing_items(entries: list[Entry], page_count: int, text: Callable[[int], str]) -> list[Entry]:
+    """Items headed in the body ("ITEM 16. FORM 10-K SUMMARY") that the printed TOC leaves out, in page order.
+
+    A line counts when it starts the line with "Item N." and the rest is set in capitals or title
+    case (a heading, not a sentence referring to the Item); the level is that of the listed Items.
+    """
+    listed: dict[str, int] = {}
+    for e in entries:
+        n = parse_numbering(e.title)
+        if n is not None and n.kind == "item":
+            listed.setdefault(n.label.split()[-1].upper(), e.level)
+    if not listed:
+        return []
+    level = max(set(listed.values()), key=list(listed.values()).count)
+    start = min(e.page for e in entries)
+    found: list[Entry] = []
+    for page in range(start, page_count + 1):
+        for line in text(page).splitlines():
+            line = " ".join(line.split())
+            m = _ITEM_HEAD.match(line)
+            if not m or m.group(1).upper() in listed or not _heading_case(m.group("rest")):
+                continue
+            listed[m.group(1).upper()] = level
+            found.append(Entry(level, line, page))
+    return found
+
+
+def _heading_case(rest: str) -> bool:
+    words = [w for w in re.findall(r"[A-Za-z][\w'\u2019-]*", rest) if len(w) > 3]
+    return bool(words) and (rest.isupper() or all(w[0].isupper() for w in words))
+
+
+def merge_in_page_order(entries: list[Entry], extra: list[Entry]) -> list[Entry]:
+    """``entries`` with each of ``extra`` placed after the last entry starting on or before its page."""
+    out = list(entries)
+    for e in extra:
+        at = max((i + 1 for i, x in enumerate(out) if x.page <= e.page), default=0)
+        out.insert(at, e)
+    return out
+
+
 def back_matter(entries: list[Entry], page_count: int, text: Callable[[int], str]) -> list[Entry]:
     """Level-1 entries for the signature and exhibit pages after the TOC's last entry, not already listed."""
     if not entries:
         return []
     known = {title_key(e.title) for e in entries}
+    # Exhibits 31 and 32 are the officers' certifications (Rule 13a-14, 18 U.S.C. 1350): a TOC entry
+    # "Certifications" already covers them.
+    certified = any(k.startswith("certification") for k in known)
     out: list[Entry] = []
     for page in range(entries[-1].page + 1, page_count + 1):
         name = _page_name(text(page))
+        if name and certified and _CERTIFICATION.match(name):
+            continue
         if name and title_key(name) not in known:
             known.add(title_key(name))
             out.append(Entry(1, name, page))

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from index_store.model import Node
 from parsers.bookmarks import read_bookmarks
 from parsers.headings import detect_headings
-from parsers.filings import back_matter, is_filing, statement_title
+from parsers.filings import back_matter, is_filing, merge_in_page_order, missing_items, statement_title
 from parsers.inner_toc import add_inner_tocs
 from parsers.offsets import map_entries, title_key
 from parsers.pdf import PdfSource
@@ -153,6 +153,10 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
         info["inner"] = inner
     if is_filing(entries):
         entries = [dataclasses.replace(e, title=statement_title(e.title)) for e in entries]
+        # Items headed in the body that the printed TOC omits (a form's newer Item 16, say).
+        items = missing_items(entries, pdf.page_count, pdf.text)
+        entries = merge_in_page_order(entries, items)
+        info["items_from_body"] = len(items)
         # Signature and exhibit pages follow a filing's last Item; its printed TOC rarely lists them.
         extra = back_matter(entries, pdf.page_count, pdf.text)
         entries += extra

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pymupdf
 
-from parsers.filings import back_matter, is_filing, statement_title
+from parsers.filings import back_matter, is_filing, merge_in_page_order, missing_items, statement_title
 from parsers.pdf import PdfSource
 from parsers.ranges import Entry, build_tree
 from parsers.structure import recover_structure, split_long_leaves
@@ -131,3 +131,25 @@ def test_statement_titles_drop_the_period_they_cover() -> None:
         "Item 7. Management's Discussion and Analysis for the years ended 2022": "Item 7. Management's Discussion and Analysis for the years ended 2022",
     }
     assert {t: statement_title(t) for t in cases} == cases
+
+
+def test_items_headed_in_the_body_but_missing_from_the_toc() -> None:
+    entries = [Entry(1, "PART I", 1), Entry(2, "Item 1. Business", 1), Entry(2, "Item 7A. Market Risk", 3),
+               Entry(1, "PART IV", 5), Entry(2, "Item 15. Exhibits", 5)]
+    texts = {2: "the risks described in\nItem 7. of this report are material.\nITEM 1A. RISK FACTORS\nOur business",
+             4: "Item 8. Financial Statements and Supplementary Data\nThe statements", 6: "ITEM 16. FORM 10-K SUMMARY\nNone."}
+    found = missing_items(entries, 6, lambda n: texts.get(n, ""))
+    assert found == [Entry(2, "ITEM 1A. RISK FACTORS", 2), Entry(2, "Item 8. Financial Statements and Supplementary Data", 4),
+                     Entry(2, "ITEM 16. FORM 10-K SUMMARY", 6)]
+    merged = merge_in_page_order(entries, found)
+    assert [(e.title[:9], e.page) for e in merged] == [("PART I", 1), ("Item 1. B", 1), ("ITEM 1A. ", 2), ("Item 7A. ", 3),
+                                                      ("Item 8. F", 4), ("PART IV", 5), ("Item 15. ", 5), ("ITEM 16. ", 6)]
+
+
+def test_certification_exhibits_belong_to_a_listed_certifications_entry() -> None:
+    texts = {4: "Exhibit 23\nConsent", 5: "EXHIBIT 31.1\nI certify", 6: "EXHIBIT 32\nCertification", 7: "Exhibit 99\nPress"}
+    items = [Entry(1, "Item 1. Business", 1), Entry(1, "Item 2. Properties", 2), Entry(1, "Item 3. Legal", 2)]
+    plain = back_matter(items + [Entry(1, "Signatures", 3)], 7, lambda n: texts.get(n, ""))
+    assert [e.title for e in plain] == ["Exhibit 23", "EXHIBIT 31.1", "EXHIBIT 32", "Exhibit 99"]
+    certified = back_matter(items + [Entry(1, "Certifications", 3)], 7, lambda n: texts.get(n, ""))
+    assert [e.title for e in certified] == ["Exhibit 23", "Exhibit 99"]
