@@ -28,13 +28,16 @@ def make_task_runner(kind: str = "threads", workers: int | None = None, dask_add
 
         if dask_address:
             return DaskTaskRunner(address=dask_address)
-        # One thread per worker process: PyMuPDF holds the GIL while parsing.
+        # One thread per worker process: PyMuPDF holds the GIL while parsing. Workers start in parallel (one
+        # nanny each: it is what spawns the process) and preload flows.worker_setup (skips an unused ONNX model).
         return DaskTaskRunner(cluster_kwargs={"n_workers": workers or 2, "threads_per_worker": 1, "processes": True,
-                                              "dashboard_address": None})
+                                              "dashboard_address": None, "preload": ["flows.worker_setup"]})
     if kind == "processes":
         from prefect.task_runners import ProcessPoolTaskRunner
 
-        return ProcessPoolTaskRunner(max_workers=workers)
+        from flows.worker_setup import skip_layout_model
+
+        return ProcessPoolTaskRunner(max_workers=workers, initializer=skip_layout_model)
     if kind == "threads":
         from prefect.task_runners import ThreadPoolTaskRunner
 
