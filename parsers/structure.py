@@ -151,7 +151,8 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
     entries, inner = add_inner_tocs(entries, pdf.page_count, pdf.text, pdf.layout, pdf.labels(), toc.pages)
     if inner:
         info["inner"] = inner
-    if is_filing(entries):
+    filing = is_filing(entries)
+    if filing:
         entries = [dataclasses.replace(e, title=statement_title(e.title)) for e in entries]
         # Items headed in the body that the printed TOC omits (a form's newer Item 16, say).
         items = missing_items(entries, pdf.page_count, pdf.text)
@@ -161,8 +162,9 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
         extra = back_matter(entries, pdf.page_count, pdf.text)
         entries += extra
         info["back_matter"] = len(extra)
-    if toc.heading and not any(e.title.casefold() == toc.heading.casefold() for e in entries):
-        # The contents pages are a section of their own (filers' outlines list them too).
+    if filing and toc.heading and not any(e.title.casefold() == toc.heading.casefold() for e in entries):
+        # A filing's table of contents is a section of the filing (EDGAR filers list it; its pages link back
+        # to it). A book's contents pages are front matter: the root's own text, like its title page.
         at = next((i for i, e in enumerate(entries) if e.page >= toc.pages[0]), len(entries))
         entries.insert(at, Entry(1, toc.heading, toc.pages[0]))
     return entries, result.page_offset, info, None

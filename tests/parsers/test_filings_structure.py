@@ -91,6 +91,7 @@ def test_ten_k_items_statements_index_and_back_matter(tmp_path: Path) -> None:
     assert [(c.title, c.start_page) for c in item8.nodes] == [(t, p) for p, t in STATEMENTS.items()]
     # Signature and exhibit pages after the last Item are top-level sections.
     assert [(n.title, n.start_page) for n in root.nodes[-3:]] == [(t, p) for p, t in BACK.items()]
+    assert (root.nodes[0].title, root.nodes[0].start_page) == ("TABLE OF CONTENTS", 2)  # a filing's contents is a section
     assert result.decisions["toc"]["inner"][0]["page"] == 13
     assert result.decisions["toc"]["back_matter"] == 3
     assert not any(e.kind for e in result.entries)  # nothing made up: no leaf is outsized for a fine-grained TOC
