@@ -9,6 +9,7 @@ usually does not. Pure over page texts.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Callable
 
 from parsers.numbering import parse_numbering
@@ -40,6 +41,24 @@ def statement_title(title: str) -> str:
         return title
     short = _PERIOD.sub("", title).strip(" ,;:-")
     return short if len(short) >= 8 else title
+
+
+def complete_filing(
+    entries: list[Entry], page_count: int, text: Callable[[int], str], contents_heading: str, contents_page: int,
+) -> tuple[list[Entry], dict[str, int]]:
+    """A filing's TOC entries with statement titles trimmed, body-only Items, back matter and its contents page."""
+    entries = [replace(e, title=statement_title(e.title)) for e in entries]
+    # Items headed in the body that the printed TOC omits (a form's newer Item 16, say).
+    items = missing_items(entries, page_count, text)
+    entries = merge_in_page_order(entries, items)
+    # Signature and exhibit pages follow a filing's last Item; its printed TOC rarely lists them.
+    extra = back_matter(entries, page_count, text)
+    entries = entries + extra
+    if contents_heading and not any(e.title.casefold() == contents_heading.casefold() for e in entries):
+        # A filing's table of contents is a section of the filing (EDGAR filers list it; its pages link back
+        # to it), unlike a book's contents pages, which are front matter (the root's own text).
+        entries = merge_in_page_order(entries, [Entry(1, contents_heading, contents_page)], before_same_page=True)
+    return entries, {"items_from_body": len(items), "back_matter": len(extra)}
 
 
 def is_filing(entries: list[Entry]) -> bool:
@@ -86,11 +105,15 @@ def _heading_case(rest: str) -> bool:
     return bool(words) and (rest.isupper() or all(w[0].isupper() for w in words))
 
 
-def merge_in_page_order(entries: list[Entry], extra: list[Entry]) -> list[Entry]:
-    """``entries`` with each of ``extra`` placed after the last entry starting on or before its page."""
+def merge_in_page_order(entries: list[Entry], extra: list[Entry], before_same_page: bool = False) -> list[Entry]:
+    """``entries`` with each of ``extra`` placed after the last entry starting on or before its page
+    (before the first entry starting on its page when ``before_same_page``)."""
     out = list(entries)
     for e in extra:
-        at = max((i + 1 for i, x in enumerate(out) if x.page <= e.page), default=0)
+        if before_same_page:
+            at = next((i for i, x in enumerate(out) if x.page >= e.page), len(out))
+        else:
+            at = max((i + 1 for i, x in enumerate(out) if x.page <= e.page), default=0)
         out.insert(at, e)
     return out
 

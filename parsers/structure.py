@@ -14,7 +14,7 @@ from typing import Any, Callable
 from index_store.model import Node
 from parsers.bookmarks import read_bookmarks
 from parsers.headings import detect_headings
-from parsers.filings import back_matter, is_filing, merge_in_page_order, missing_items, statement_title
+from parsers.filings import complete_filing, is_filing
 from parsers.inner_toc import add_inner_tocs
 from parsers.offsets import map_entries, title_key
 from parsers.pdf import PdfSource
@@ -151,22 +151,9 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
     entries, inner = add_inner_tocs(entries, pdf.page_count, pdf.text, pdf.layout, pdf.labels(), toc.pages)
     if inner:
         info["inner"] = inner
-    filing = is_filing(entries)
-    if filing:
-        entries = [dataclasses.replace(e, title=statement_title(e.title)) for e in entries]
-        # Items headed in the body that the printed TOC omits (a form's newer Item 16, say).
-        items = missing_items(entries, pdf.page_count, pdf.text)
-        entries = merge_in_page_order(entries, items)
-        info["items_from_body"] = len(items)
-        # Signature and exhibit pages follow a filing's last Item; its printed TOC rarely lists them.
-        extra = back_matter(entries, pdf.page_count, pdf.text)
-        entries += extra
-        info["back_matter"] = len(extra)
-    if filing and toc.heading and not any(e.title.casefold() == toc.heading.casefold() for e in entries):
-        # A filing's table of contents is a section of the filing (EDGAR filers list it; its pages link back
-        # to it). A book's contents pages are front matter: the root's own text, like its title page.
-        at = next((i for i, e in enumerate(entries) if e.page >= toc.pages[0]), len(entries))
-        entries.insert(at, Entry(1, toc.heading, toc.pages[0]))
+    if is_filing(entries):
+        entries, filing_info = complete_filing(entries, pdf.page_count, pdf.text, toc.heading, toc.pages[0])
+        info.update(filing_info)
     return entries, result.page_offset, info, None
 
 
