@@ -78,7 +78,7 @@ def open_store(uri: str, endpoint_url: str | None = None) -> Store:
 
 
 def backoff_delays(retries: int, base: float, jitter: float = 0.5) -> list[float]:
-    """Exponential backoff ``base * 2**n`` with up to ``jitter`` x random spread either way (Prefect's scheme)."""
+    """Exponential backoff ``base * 2**n``, each delay spread uniformly by up to ``jitter`` x either way."""
     return [max(0.0, base * 2**n * (1 + jitter * (2 * random.random() - 1))) for n in range(retries)]
 
 
