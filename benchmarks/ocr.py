@@ -78,16 +78,16 @@ _HOCR_CACHE_ENV = "PAGETREE_BENCH_HOCR_CACHE"  # set by --reuse-ocr; spawned OCR
 
 def _cached_hocr(uncached):
     """Wrap parsers.ocr._hocr with a disk cache keyed by what tesseract sees (image bytes, lang, psm, config)."""
-    def hocr(image: str, opts: "parsers.ocr.OcrOptions", psm: int = 3) -> bytes:
+    def hocr(image: str, opts: "parsers.ocr.OcrOptions", psm: int = 3, digits: bool = False) -> bytes:
         if not os.environ.get(_HOCR_CACHE_ENV):  # switched off around the timed document
-            return uncached(image, opts, psm)
+            return uncached(image, opts, psm, digits)
         folder = Path(os.environ[_HOCR_CACHE_ENV])
         key = hashlib.sha256(Path(image).read_bytes())
-        key.update(f"|{opts.lang}|{psm}|{parsers.ocr.tesseract_config(psm)}".encode())
+        key.update(f"|{opts.lang}|{psm}|{parsers.ocr.tesseract_config(psm, digits)}".encode())
         path = folder / f"{key.hexdigest()}.hocr"
         if path.exists():
             return path.read_bytes()
-        out = uncached(image, opts, psm)
+        out = uncached(image, opts, psm, digits)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_bytes(out)
         tmp.replace(path)

@@ -29,7 +29,7 @@ import pymupdf
 import pytesseract
 
 from parsers.errors import DependencyError
-from parsers.layout import PageLayout
+from parsers.layout import PageLayout, Word
 from parsers.ocr_layout import layout_from_hocr, leader_boxes, stroke_ratio
 
 if TYPE_CHECKING:
@@ -150,14 +150,14 @@ def _rotated_copy(src: str, degrees: int, dst: str) -> None:
         img.rotate(-degrees, expand=True).save(dst)
 
 
-def tesseract_config(psm: int) -> str:
+def tesseract_config(psm: int, digits: bool = False) -> str:
     """The tesseract command-line options of one pass (also a cache key for benchmarks)."""
-    return f"--psm {psm}"
+    return f"--psm {psm}" + (" -c tessedit_char_whitelist=0123456789" if digits else "")
 
 
-def _hocr(image: str, opts: OcrOptions, psm: int = 3) -> bytes:
+def _hocr(image: str, opts: OcrOptions, psm: int = 3, digits: bool = False) -> bytes:
     return pytesseract.image_to_pdf_or_hocr(image, lang=opts.lang, extension="hocr", timeout=opts.timeout,
-                                            config=tesseract_config(psm))
+                                            config=tesseract_config(psm, digits))
 
 
 # Leaders before something near the line end ("Title .... 12", also after junk was collapsed to "...").
@@ -259,8 +259,59 @@ def _reread_as_block(image: str, number: int, scale: float, width: float, height
     # the better reading unless it lost numbers wholesale (a few misread numbers cost less than junk).
     if _numbered_ends(layout) >= (0.85 * _numbered_ends(first) if leaders else _numbered_ends(first) + 1):
         result.notes.append(f"contents page re-read as one block (psm 6, {len(leaders)} dot leaders erased)")
+        if leaders:
+            _reread_numbers(source, layout, scale, opts, result)
         return layout
     return first
+
+
+_PAGE_NUMBER = re.compile(r"^(?:\d{1,4}|[ivxlcdm]{1,7})$", re.I)
+
+
+def _reread_numbers(image: str, layout: PageLayout, scale: float, opts: OcrOptions, result: OcrResult) -> None:
+    """Contents entries whose last word, after the leader, is not a page number ("3l", "AT", "4B"):
+    read those words again, stacked into one small image, digits only, and take the answers that
+    are numbers. Punctuation left between the leader and the number is dropped."""
+    from PIL import Image
+
+    todo = [ln for ln in layout.lines if len(ln.words) >= 3 and any(w.text == "..." for w in ln.words[:-1])
+            and not _PAGE_NUMBER.match(ln.words[-1].text) and len(ln.words[-1].text) <= 5]
+    if not todo:
+        return
+    pad, gap = 8, 24
+    with Image.open(image) as page:
+        crops = [page.crop(tuple(int(round(v)) for v in (w.x0 / scale - pad, w.y0 / scale - pad, w.x1 / scale + pad,
+                                                         w.y1 / scale + pad))) for w in (ln.words[-1] for ln in todo)]
+    width = max(c.width for c in crops) + 2 * gap
+    sheet = Image.new("L", (width, sum(c.height + gap for c in crops) + gap), 255)
+    slots, y = [], gap
+    for crop in crops:
+        sheet.paste(crop, (gap, y))
+        slots.append((y, y + crop.height))
+        y += crop.height + gap
+    path = os.path.join(os.path.dirname(image), "numbers.pgm")
+    sheet.save(path)
+    t1 = time.perf_counter()
+    result.tesseract_calls += 1
+    read, _ = layout_from_hocr(_hocr(path, opts, psm=6, digits=True), layout.number, 1.0, sheet.width, sheet.height)
+    result.tesseract_seconds += time.perf_counter() - t1
+    text_from_lines = layout.text == "\n".join(ln.text for ln in layout.lines)
+    fixed = 0
+    for ln, (top, bottom) in zip(todo, slots):
+        got = [r.text for r in read.lines if top <= (r.y0 + r.y1) / 2 <= bottom]
+        if len(got) != 1 or not re.fullmatch(r"\d{1,4}", got[0]):
+            continue
+        last = ln.words[-1]
+        keep = len(ln.words) - 1
+        while keep > 0 and ln.words[keep - 1].text != "..." and not re.search(r"\w", ln.words[keep - 1].text):
+            keep -= 1  # stray dots or bars the leader scan left between the leader and the number
+        ln.words = ln.words[:keep] + [Word(got[0], last.x0, last.y0, last.x1, last.y1)]
+        ln.text = " ".join(w.text for w in ln.words)
+        fixed += 1
+    if fixed:
+        result.notes.append(f"{fixed} page numbers re-read as digits")
+        if text_from_lines:
+            layout.text = "\n".join(ln.text for ln in layout.lines)
 
 
 def _sizes_from(first: PageLayout, layout: PageLayout) -> None:

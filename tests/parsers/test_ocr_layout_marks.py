@@ -59,3 +59,31 @@ def test_bold_lines_have_thicker_strokes_than_regular_ones() -> None:
     body = [Line("body text of the page " * 3, 0, 0, 1, 1, size=10) for _ in range(5)]
     marked = mark_bold([(ln, ratios[0]) for ln in body] + [(lines[1], ratios[1]), (lines[3], ratios[3]), (lines[2], ratios[2])])
     assert marked == 2 and lines[1].bold and lines[3].bold and not lines[2].bold and not any(ln.bold for ln in body)
+
+
+def test_misread_contents_page_numbers_are_read_again_as_digits(tmp_path) -> None:
+    """Real tesseract on a small strip: '3l' and 'AT' after a leader become the printed 31 and 47."""
+    from parsers.layout import PageLayout, Word
+    from parsers.ocr import OcrOptions, OcrResult, _reread_numbers
+
+    entries = [("Language internals", "31", "3l"), ("Termination", "47", "AT"), ("Translation", "46", "46")]
+
+    def draw(page: pymupdf.Page) -> None:
+        for i, (title, number, _) in enumerate(entries):
+            page.insert_text((40, 50 + 40 * i), title, fontname="tiro", fontsize=11)
+            page.insert_text((440, 50 + 40 * i), number, fontname="tiro", fontsize=11)
+
+    render(draw).save(tmp_path / "page.pgm")
+    lines = []
+    for i, (title, number, misread) in enumerate(entries):
+        base = 50 + 40 * i
+        tw = pymupdf.get_text_length(title, "tiro", 11)
+        nw = pymupdf.get_text_length(number, "tiro", 11)
+        words = [Word(title, 40, base - 9, 40 + tw, base + 2), Word("...", 50 + tw, base - 9, 420, base + 2),
+                 Word(".", 425, base - 2, 428, base), Word(misread, 440, base - 9, 440 + nw, base + 2)]
+        lines.append(Line(" ".join(w.text for w in words), 40, base - 9, 440 + nw, base + 2, size=11, words=words))
+    layout = PageLayout(number=1, width=500, height=200, lines=lines, text="\n".join(ln.text for ln in lines))
+    result = OcrResult(layout=layout)
+    _reread_numbers(str(tmp_path / "page.pgm"), layout, SCALE, OcrOptions(), result)
+    assert [ln.text for ln in layout.lines] == ["Language internals ... 31", "Termination ... 47", "Translation ... . 46"]
+    assert layout.text.splitlines()[1] == "Termination ... 47" and result.tesseract_calls == 1
