@@ -12,14 +12,13 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from parsers.layout import PageLayout
-from parsers.offsets import map_entries, title_key
+from parsers.offsets import CHECKED, map_entries, title_key
 from parsers.ranges import Entry, build_tree
 from parsers.toc import TocEntry, assign_levels, credible_entries, page_is_toc, read_page_entries, screen_page, to_entry
 
 LOOK_PAGES = 3  # a section's own listing is printed within its first pages
 MIN_LEADERS = 3  # leader runs a page needs before it gets a positioned layout
 MIN_CHILDREN = 3
-GOOD = ("verified", "corrected", "linked")
 
 
 def add_inner_tocs(
@@ -74,7 +73,7 @@ def add_inner_tocs(
 def _inside(listed: list[TocEntry], page: int, end: int, known: set[str]) -> list[TocEntry]:
     """Listed entries that check out in the body between the listing and the section's end, in page order."""
     with_pages = [e for e in listed if e.page is not None or e.link is not None]
-    good = [e for e in with_pages if e.status in GOOD and e.physical is not None and page <= e.physical <= end]
+    good = [e for e in with_pages if e.status in CHECKED and e.physical is not None and page <= e.physical <= end]
     if len(good) < 0.5 * max(len(with_pages), 1):
         return []  # a listing of something else (an index of the whole book, a table of figures)
     out: list[TocEntry] = []

@@ -18,6 +18,9 @@ from typing import Any, Sequence
 from parsers.numbering import PageNumber, parse_numbering, parse_page_number
 from parsers.toc import TocEntry
 
+# Statuses of a TOC entry whose physical page checked out (in the body, or by the author's own link).
+CHECKED = ("verified", "corrected", "linked")
+
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _TITLE_KEY_CHARS = 48
 
@@ -258,7 +261,7 @@ def map_entries(
         counts[status] += 1
         if status != "unverifiable":
             prev = max(prev, e.physical)
-        if e.page is not None and e.page.kind == "arabic" and status in ("verified", "corrected", "linked"):
+        if e.page is not None and e.page.kind == "arabic" and status in CHECKED:
             offsets_used.append((e.page.value, e.physical))
     for i in deferred:
         e, key = entries[i], keys[i]

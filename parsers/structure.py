@@ -16,7 +16,7 @@ from parsers.bookmarks import read_bookmarks
 from parsers.headings import detect_headings
 from parsers.filings import complete_filing, is_filing
 from parsers.inner_toc import add_inner_tocs
-from parsers.offsets import map_entries, title_key
+from parsers.offsets import CHECKED, map_entries, title_key
 from parsers.pdf import PdfSource
 from parsers.ranges import KIND_PAGE_GROUP, Entry, build_tree
 from parsers.toc import TocEntry, find_toc
@@ -143,7 +143,7 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
         **result.decisions,
     }
     with_pages = [e for e in toc.entries if e.page is not None or e.link is not None]
-    good = sum(1 for e in with_pages if e.status in ("verified", "corrected", "linked"))
+    good = sum(1 for e in with_pages if e.status in CHECKED)
     if with_pages and good < MIN_VERIFIED_SHARE * len(with_pages):
         return [], None, info, f"only {good} of {len(with_pages)} TOC entries could be verified in the body"
     entries = [Entry(e.level, e.title, e.physical or 1) for e in toc.entries]
@@ -165,7 +165,7 @@ def beyond_last_page(entries: list[TocEntry], page_count: int) -> int:
     of a document cut short (an excerpt) lists pages the file does not have. A single misread number
     mid-TOC is not a cut (the entries after it still check out).
     """
-    good = [e.status in ("verified", "corrected", "linked") for e in entries]
+    good = [e.status in CHECKED for e in entries]
     offset: int | None = None
     for i, e in enumerate(entries):
         arabic = e.page is not None and e.page.kind == "arabic"
