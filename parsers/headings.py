@@ -56,7 +56,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     if ln.y1 < lay.height * MARGIN or ln.y0 > lay.height * (1 - MARGIN):
         # Running heads and folios live here; a numbered heading set larger than the body at the very
         # top of a page ("Note 2 - Fair value measurement") is still a heading (repeats are dropped later).
-        if not (ln.y0 < lay.height * MARGIN and ln.size >= body + 0.9 and (parse_numbering(text) or _NOTE.match(text))):
+        if not (ln.y0 < lay.height * MARGIN and ln.size >= body + 0.9 and _numbered(text)):
             return False
     if not re.search(r"[^\W\d_]{2,}", text) or _LEADERS.search(text):
         return False
