@@ -177,10 +177,14 @@ def index_one(job: dict[str, Any], store: Store, pipeline: PipelineSettings, ret
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def _failed(job: dict[str, Any], error: str, kind: str) -> DocOutcome:
+    return DocOutcome(job["doc_id"], job["obj"].uri, "failed", error=error, error_kind=kind,
+                      reason=job.get("reason") or None)
+
+
 def index_guarded(job: dict[str, Any], store: Store, pipeline: PipelineSettings, retry_base: float,
                   doc_timeout: float | None) -> DocOutcome:
     """``index_one`` under the per-document timeout; any failure becomes a failed outcome (never raised)."""
-    obj: SourceObject = job["obj"]
     t0 = time.perf_counter()
     try:
         # Prefect's own timeout scope (SIGALRM in a main thread, an injected exception in a worker thread):
@@ -188,14 +192,11 @@ def index_guarded(job: dict[str, Any], store: Store, pipeline: PipelineSettings,
         with timeout(seconds=doc_timeout):
             outcome = index_one(job, store, pipeline, retry_base)
     except (DocumentError, ObjectError) as exc:
-        outcome = DocOutcome(job["doc_id"], obj.uri, "failed", error=str(exc), error_kind=exc.kind,
-                             reason=job.get("reason") or None)
+        outcome = _failed(job, str(exc), exc.kind)
     except TimeoutError as exc:
-        outcome = DocOutcome(job["doc_id"], obj.uri, "failed", error=f"timed out after {doc_timeout}s: {exc}",
-                             error_kind="timeout", reason=job.get("reason") or None)
+        outcome = _failed(job, f"timed out after {doc_timeout}s: {exc}", "timeout")
     except Exception as exc:  # never let one document crash the batch
-        outcome = DocOutcome(job["doc_id"], obj.uri, "failed", error=f"{type(exc).__name__}: {exc}",
-                             error_kind="internal", reason=job.get("reason") or None)
+        outcome = _failed(job, f"{type(exc).__name__}: {exc}", "internal")
     if outcome.status == "failed":
         log.warning("%s: %s", outcome.doc_id, outcome.error)
     outcome.seconds = round(time.perf_counter() - t0, 3)
