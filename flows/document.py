@@ -16,6 +16,7 @@ Only keys and small outcome rows travel between the flow and the workers.
 from __future__ import annotations
 
 import logging
+import os
 import random
 import shutil
 import tempfile
@@ -54,27 +55,43 @@ def open_spec(spec: dict[str, Any], check: bool = False) -> Any:
     return open_source(spec["uri"].removeprefix("file://"), **options)
 
 
-_SOURCES: dict[tuple[Any, ...], Any] = {}
-_SOURCES_LOCK = threading.Lock()
+_CACHE: dict[tuple[Any, ...], Any] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def _per_process(key: tuple[Any, ...], make: Callable[[], T]) -> T:
+    """``make()`` once per process for ``key``: S3 sources and stores hold a boto3 client, which costs ~15 ms
+    to build even with the shared model loader (index_store.backends.new_s3_client) and is thread-safe once
+    built. A long-lived worker serving many runs keeps at most 32 of them."""
+    with _CACHE_LOCK:
+        if key not in _CACHE:
+            if len(_CACHE) >= 32:
+                _CACHE.clear()
+            _CACHE[key] = make()
+        return _CACHE[key]
+
+
+def _aws_env() -> tuple[str | None, ...]:
+    """What an S3 client read from the environment when it was built: a client cached under another endpoint
+    or identity must not be reused."""
+    return tuple(os.environ.get(k) for k in ("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL", "AWS_PROFILE", "AWS_ACCESS_KEY_ID"))
 
 
 def cached_source(spec: dict[str, Any]) -> Any:
-    """The source for ``spec``; an S3 one is opened once per process: a new boto3 client costs ~0.1-0.3 s of CPU
-    (it loads the service model), more than parsing a small PDF. Clients are thread-safe once built."""
+    """The source for ``spec``, opened once per process when it is in S3 (a folder is cheap, and is checked
+    for existence each time)."""
     if not spec["uri"].startswith("s3://"):
-        return open_spec(spec)  # a folder: cheap, and re-checked for existence each time
-    key = tuple(sorted((k, tuple(v) if isinstance(v, (list, tuple)) else v) for k, v in spec.items()))
-    with _SOURCES_LOCK:
-        source = _SOURCES.get(key)
-        if source is None:
-            if len(_SOURCES) >= 16:  # a long-lived worker serving many runs: do not grow without bound
-                _SOURCES.clear()
-            source = _SOURCES[key] = open_spec(spec)
-    return source
+        return open_spec(spec)
+    key = ("source", _aws_env()) + tuple(sorted((k, tuple(v) if isinstance(v, (list, tuple)) else v) for k, v in spec.items()))
+    return _per_process(key, lambda: open_spec(spec))
 
 
 def open_store(uri: str, endpoint_url: str | None = None) -> Store:
-    return Store(uri, endpoint_url=endpoint_url) if uri.startswith("s3://") and endpoint_url else Store(uri)
+    """The store at ``uri``; an S3 one is opened once per process (see ``_per_process``)."""
+    if not uri.startswith("s3://"):
+        return Store(uri)
+    return _per_process(("store", uri, endpoint_url, _aws_env()),
+                        lambda: Store(uri, endpoint_url=endpoint_url) if endpoint_url else Store(uri))
 
 
 def backoff_delays(retries: int, base: float, jitter: float = 0.5) -> list[float]:

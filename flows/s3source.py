@@ -46,9 +46,10 @@ def error_code(exc: BaseException) -> str:
 
 
 def make_client(endpoint_url: str | None = None, max_attempts: int = 5, **kwargs: Any) -> Any:
-    """An S3 client from the AWS chain; its own session because sessions are not thread-safe."""
-    import boto3
+    """An S3 client from the AWS chain (a fresh session; the botocore model loader is shared per process)."""
     from botocore.config import Config
+
+    from index_store.backends import new_s3_client
 
     config = Config(
         retries={"max_attempts": max_attempts, "mode": "standard"},  # standard mode retries SlowDown/5xx with backoff
@@ -56,7 +57,7 @@ def make_client(endpoint_url: str | None = None, max_attempts: int = 5, **kwargs
         read_timeout=60,
         max_pool_connections=32,
     )
-    return boto3.session.Session().client("s3", endpoint_url=endpoint_url or None, config=config, **kwargs)
+    return new_s3_client(endpoint_url, config, **kwargs)
 
 
 class S3Source:

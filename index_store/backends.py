@@ -13,6 +13,7 @@ import fcntl
 import hashlib
 import os
 import shutil
+import threading
 import uuid
 from pathlib import Path
 from typing import Any, Iterator, Protocol
@@ -21,6 +22,28 @@ from urllib.parse import urlparse
 from index_store.errors import ConflictError, NotFound, StoreError
 
 MANIFEST = "manifest.json"
+
+_BOTO_LOCK = threading.Lock()
+_BOTO_LOADER: Any = None
+
+
+def new_s3_client(endpoint_url: str | None = None, config: Any = None, **kwargs: Any) -> Any:
+    """A boto3 S3 client from a fresh session (the standard credential chain is read again each time: a rotated
+    key or a changed profile is seen), sharing one botocore model loader per process. Loading the S3 service
+    model is ~0.1-0.15 s of CPU, more than parsing a small PDF; with the shared loader a client costs ~15 ms.
+    Sessions are not thread-safe, so clients are built under a lock; the clients themselves are."""
+    global _BOTO_LOADER
+    import boto3
+    import botocore.session
+
+    with _BOTO_LOCK:
+        session = botocore.session.get_session()
+        if _BOTO_LOADER is None:
+            _BOTO_LOADER = session.get_component("data_loader")
+        else:
+            session.register_component("data_loader", _BOTO_LOADER)
+        return boto3.session.Session(botocore_session=session).client(
+            "s3", endpoint_url=endpoint_url or None, config=config, **kwargs)
 
 
 class Backend(Protocol):
@@ -177,13 +200,11 @@ class S3Backend:
         self.bucket = parsed.netloc
         self.prefix = parsed.path.strip("/")
         if client is None:
-            import boto3
             from botocore.config import Config
 
             endpoint_url = endpoint_url or os.environ.get("AWS_ENDPOINT_URL_S3") or os.environ.get("AWS_ENDPOINT_URL")
-            client = boto3.client(
-                "s3",
-                endpoint_url=endpoint_url,
+            client = new_s3_client(
+                endpoint_url,
                 # The planner reads latest.json with 16 threads: a pool of 10 would churn connections.
                 config=Config(retries={"max_attempts": 8, "mode": "adaptive"}, max_pool_connections=32),
                 **client_kwargs,
