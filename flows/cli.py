@@ -43,7 +43,9 @@ def _ingest_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dask-address", default=None, help="scheduler address of an existing Dask cluster (implies dask)")
     p.add_argument("--chunk-size", type=int, default=500, help="objects planned per step; bounds memory (default 500)")
     p.add_argument("--doc-timeout", type=float, default=1800.0, help="seconds allowed per document (default 1800)")
-    p.add_argument("--batch-size", type=int, default=8, help="documents per Prefect task at most (default 8; 1: one each)")
+    p.add_argument("--batch-size", type=int, default=None,
+                   help="documents per Prefect task at most (default 32, flows.ingest.DEFAULT_BATCH; batches shrink towards the end of a run so "
+                        "that workers finish together; 1: one task per document)")
 
 
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -183,7 +185,7 @@ def _run_flow(args: argparse.Namespace) -> int:
     if problem:
         print(f"pagetree: {problem}", file=sys.stderr)
         return 5
-    from flows.ingest import index_files, ingest
+    from flows.ingest import DEFAULT_BATCH, index_files, ingest
 
     store = args.store or _store_default()
     if args.command == "index":
@@ -203,7 +205,7 @@ def _run_flow(args: argparse.Namespace) -> int:
 
         common = dict(store=store, settings=_settings(args), endpoint_url=args.endpoint_url,
                       store_endpoint_url=args.store_endpoint_url, chunk_size=args.chunk_size, doc_timeout=args.doc_timeout,
-                      batch_size=args.batch_size)
+                      batch_size=args.batch_size or DEFAULT_BATCH)
         if args.command == "rebuild-stale":
             report = with_runner(rebuild_stale, args.task_runner, args.workers, args.dask_address)(
                 doc_prefix=args.doc_prefix, source_prefix=args.source_prefix, published_before=args.published_before,

@@ -12,10 +12,13 @@ processes, Dask). Inside a batch each document is its own retry unit: its
 download and publication retry with backoff, it has its own timeout, and its
 failure is its own outcome row. A failing document never fails the run: its
 error is recorded in the report and, since nothing was published for it, it is
-tried again on the next run. Batches are small (``batch_size`` documents, and
-never more than ``batch_bytes`` of source objects) so that the workers stay
-balanced, and they exist because a Prefect task run per document costs more
-orchestration than parsing a small PDF (benchmarks/results/ingest.md).
+tried again on the next run. Batches exist because a Prefect task run costs
+more orchestration than parsing a small PDF (benchmarks/results/ingest.md);
+they hold at most ``batch_size`` documents and ``batch_bytes`` of source objects
+and shrink towards the end of each chunk (guided self-scheduling, ``batches``)
+so that the workers finish together. A batch that dies as a whole (its worker
+was killed) is re-run one document per task, so only a document that kills its
+worker fails.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ __all__ = ["DEFAULT_CHUNK", "DEFAULT_DOC_TIMEOUT", "PlanItem", "chunks", "ingest
 
 DEFAULT_CHUNK = 500
 DEFAULT_DOC_TIMEOUT = 1800.0
-DEFAULT_BATCH = 8  # documents per task at most: amortises a task run's ~0.1 s, still balances 2+ workers
+DEFAULT_BATCH = 32  # documents per task at most: a task run costs ~0.2 s of CPU; the tail is balanced by batches()
 DEFAULT_BATCH_BYTES = 8 * 2**20  # a larger document goes alone: it is worth its own task run
 
 
@@ -123,23 +126,51 @@ def plan(store_uri: str, objects: list[SourceObject], fingerprint: str, doc_ids:
 
 
 # -- documents ---------------------------------------------------------------
-def batches(items: list[PlanItem], size: int, max_bytes: int, spread: int = 4) -> Iterator[list[PlanItem]]:
-    """Consecutive groups of at most ``size`` items and ``max_bytes`` of source objects (a larger one alone).
+def batches(items: list[PlanItem], size: int, max_bytes: int, slots: int = 4) -> Iterator[list[PlanItem]]:
+    """Consecutive groups of at most ``size`` items and ``max_bytes`` of source objects (a larger one alone),
+    shrinking towards the end of the list so that ``slots`` workers finish together.
 
-    With few documents the groups shrink so that at least ``spread`` tasks exist: a nightly run
-    with three changed documents still indexes them side by side on three workers.
+    Guided self-scheduling (Polychronopoulos & Kuck, 1987): a group takes at most ``ceil(remaining /
+    slots)`` items. The first groups are large (few Prefect task runs: each costs ~0.2 s of CPU across
+    the flow, the worker and the API server), the last ones hold one document, so no worker is left
+    idle while another works through a full batch. Task runners hand tasks out in submission order as
+    workers free up (Dask queues root tasks on the scheduler; a process pool is a FIFO queue), which is
+    what the schedule assumes. With few documents, it spreads them: three changed documents on a nightly
+    run still go to three workers.
     """
-    size = max(1, min(size, math.ceil(len(items) / spread)))
+    slots = max(1, slots)
+    remaining = len(items)
     group: list[PlanItem] = []
     total = 0
+    cap = max(1, min(size, math.ceil(remaining / slots)))
     for item in items:
-        if group and (len(group) >= size or total + item.obj.size > max_bytes):
+        if group and (len(group) >= cap or total + item.obj.size > max_bytes):
             yield group
+            remaining -= len(group)
+            cap = max(1, min(size, math.ceil(remaining / slots)))
             group, total = [], 0
         group.append(item)
         total += item.obj.size
     if group:
         yield group
+
+
+def runner_slots(task_runner: Any = None) -> int:
+    """How many tasks the flow's task runner runs at once (Dask: the cluster's threads now; a pool: its
+    size); 4 when it cannot tell, e.g. an unbounded thread pool."""
+    if task_runner is None:
+        from prefect.context import FlowRunContext
+
+        ctx = FlowRunContext.get()
+        task_runner = ctx.task_runner if ctx else None
+    try:
+        client = getattr(task_runner, "client", None)  # prefect-dask's DaskTaskRunner: a distributed Client
+        if client is not None and hasattr(client, "nthreads"):
+            return max(1, sum(client.nthreads().values()))
+        workers = int(getattr(task_runner, "_max_workers", 0) or 0)  # Prefect's process and thread pools
+    except Exception:  # a cluster that cannot answer: the default below is safe, only less balanced
+        return 4
+    return workers if 0 < workers <= 256 else 4
 
 
 def _job(item: PlanItem, spec: dict[str, Any]) -> dict[str, Any]:
@@ -148,19 +179,28 @@ def _job(item: PlanItem, spec: dict[str, Any]) -> dict[str, Any]:
             "spec": item.spec or spec}
 
 
-def _collect(group: list[PlanItem], future: Any) -> list[DocOutcome]:
-    """The outcomes of a submitted batch; a crashed worker fails the batch's documents, not the run."""
+def _collect(group: list[PlanItem], future: Any) -> tuple[list[DocOutcome], bool]:
+    """The outcomes of a submitted batch, and whether the batch itself failed (its worker died, it was
+    cancelled...): then every document in it has a failed outcome, and the run goes on."""
     try:
         outcomes = future.result()
         if len(outcomes) == len(group):
-            return list(outcomes)
+            return list(outcomes), False
         error, kind = f"batch returned {len(outcomes)} outcomes for {len(group)} documents", "internal"
     except TimeoutError as exc:
         error, kind = f"timed out: {exc}", "timeout"
     except Exception as exc:
         error, kind = f"{type(exc).__name__}: {exc}", "internal"
     return [DocOutcome(item.doc_id, item.obj.uri, "failed", error=error, error_kind=kind, reason=item.reason or None)
-            for item in group]
+            for item in group], True
+
+
+def _rerun(item: PlanItem, outcome: DocOutcome) -> DocOutcome:
+    """A document re-run after its batch died: a new one the dead batch had already published comes back as
+    'same content as the latest version'; it is still new in this run."""
+    if item.status == "new" and outcome.status == "unchanged":
+        outcome.status, outcome.reason = "new", "published before its batch's worker died; confirmed on re-run"
+    return outcome
 
 
 # -- the run -----------------------------------------------------------------
@@ -206,12 +246,28 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
     logger = get_run_logger()
     in_flight: deque[tuple[list[PlanItem], Any]] = deque()
     outstanding = done = 0
+    slots: int | None = None  # asked of the runner only once there is work (a Dask runner starts its cluster)
+
+    def submit(group: list[PlanItem]) -> Any:
+        return index_documents.submit([_job(item, spec) for item in group], store_uri, settings,
+                                      store_endpoint, retry_base, doc_timeout)
+
+    def collect(group: list[PlanItem], future: Any) -> list[DocOutcome]:
+        outcomes, crashed = _collect(group, future)
+        if crashed and len(group) > 1:
+            # The batch died as a whole (a worker killed by the OS or a crash in native code): run its documents
+            # again one per task, so that only the document that kills its worker fails, not its neighbours.
+            logger.warning("a batch of %d documents failed (%s); re-running them one per task",
+                           len(group), outcomes[0].error)
+            singles = [(item, submit([item])) for item in group]
+            outcomes = [_rerun(item, _collect([item], future)[0][0]) for item, future in singles]
+        return outcomes
 
     def drain(limit: int) -> None:
         nonlocal outstanding, done
         while outstanding > limit:
             group, future = in_flight.popleft()
-            outcomes = _collect(group, future)
+            outcomes = collect(group, future)
             report.documents.extend(outcomes)
             outstanding -= len(group)
             done += len(group)
@@ -224,10 +280,10 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
 
     for chunk in items:
         to_index = [item for item in chunk if item.action == "index"]
-        for group in batches(to_index, batch_size, batch_bytes):
-            future = index_documents.submit([_job(item, spec) for item in group], store_uri, settings,
-                                            store_endpoint, retry_base, doc_timeout)
-            in_flight.append((group, future))
+        if to_index and slots is None:
+            slots = runner_slots()
+        for group in batches(to_index, batch_size, batch_bytes, slots or 4):
+            in_flight.append((group, submit(group)))
             outstanding += len(group)
         for item in chunk:
             if item.action != "index":

@@ -9,7 +9,7 @@ import pytest
 from flows.ingest import ingest
 from flows.runners import RunnerError, make_task_runner, with_runner
 from index_store.store import Store
-from tests.support.s3 import moto_endpoint, new_bucket, pdf_bytes, s3  # noqa: F401  (fixtures)
+from tests.support.s3 import fault_proxy, moto_endpoint, new_bucket, pdf_bytes, s3  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.integration
 
@@ -90,3 +90,62 @@ def test_model_calls_are_bounded_by_a_prefect_global_concurrency_limit(prefect_h
     for t in threads:
         t.join(60)
     assert SlowOffline.peak == 1
+
+
+def test_a_batch_whose_worker_is_killed_is_rerun_one_document_per_task(prefect_harness, s3, moto_endpoint, fault_proxy,
+                                                                         tmp_path):
+    """A worker process killed mid-batch (as the OOM killer would) fails the batch as a whole; its documents
+    are re-run one per task, so they are indexed in the same run instead of all failing."""
+    import signal
+    import threading
+    import time
+
+    import dask
+    from distributed import Client, LocalCluster
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+
+    src = new_bucket(s3, "killed")
+    for i in range(6):
+        s3.put_object(Bucket=src, Key=f"d{i}.pdf", Body=pdf_bytes(f"Killed {i}", pages=2))
+    fault_proxy.stall_seconds = 12.0
+    fault_proxy.add("/d1.pdf", "stall", times=1)  # holds the first batch (d0-d2) on its worker until we kill it
+    store_uri = str(tmp_path / "index")
+    killed: list[int] = []
+    # No Dask-level retry of a task whose worker died: the flow's own fallback must do the work.
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        pids = client.run(os.getpid)  # worker address -> pid
+
+        def kill_when_stalled() -> None:
+            # Once d1's download hangs and the other batches are published, the only busy worker is the one
+            # holding d0-d2 (d0 already published): kill it, and only it, like an out-of-memory kill.
+            for _ in range(600):
+                stalled = any(line.endswith("/d1.pdf") for line in fault_proxy.log)
+                if stalled and {"d3", "d4", "d5"} <= set(Store(store_uri).doc_ids()):
+                    busy = [addr for addr, keys in client.processing().items() if keys]
+                    if len(busy) == 1:
+                        os.kill(pids[busy[0]], signal.SIGKILL)
+                        killed.append(pids[busy[0]])
+                        return
+                time.sleep(0.05)
+
+        killer = threading.Thread(target=kill_when_stalled, daemon=True)
+        killer.start()
+        state = with_runner(ingest, "dask", dask_address=cluster.scheduler_address)(
+            f"s3://{src}", store=store_uri, endpoint_url=fault_proxy.url, return_state=True)
+        killer.join(5)
+    report = state.result()
+    assert killed, "the stalled download was never seen, so no worker was killed"
+    assert {d["doc_id"]: d["status"] for d in report["documents"]} == {f"d{i}": "new" for i in range(6)}
+    assert sorted(Store(store_uri).doc_ids()) == [f"d{i}" for i in range(6)]
+    with get_client(sync_client=True) as prefect:
+        for _ in range(50):
+            runs = prefect.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[state.state_details.flow_run_id])))
+            batch_runs = [r for r in runs if r.name.startswith("index-documents")]
+            if len(batch_runs) >= 6:
+                break
+            time.sleep(0.2)
+    # 6 documents on 2 slots are 3 batches (3, 2, 1); the killed batch's 3 documents come back one per task.
+    assert len(batch_runs) >= 6, [r.name for r in batch_runs]

@@ -7,6 +7,7 @@ counts the task runs the API server recorded.
 
 from __future__ import annotations
 
+import math
 import time
 
 import pytest
@@ -24,18 +25,40 @@ def _item(name: str, size: int = 100) -> PlanItem:
 
 def test_batches_are_capped_by_count_and_bytes_and_keep_the_order():
     items = [_item(f"d{i:02}") for i in range(40)]
-    assert [len(g) for g in batches(items, 8, 10_000)] == [8, 8, 8, 8, 8]
+    assert [len(g) for g in batches(items, 8, 10_000, slots=1)] == [8, 8, 8, 8, 8]
     assert [i.doc_id for g in batches(items, 8, 10_000) for i in g] == [i.doc_id for i in items]
     # A document over the byte cap goes alone; the cap also closes the batch before it.
     items[3] = _item("big", 20_000)
-    assert [[i.doc_id for i in g] for g in batches(items, 8, 10_000)][:3] == [["d00", "d01", "d02"], ["big"],
-                                                                             [f"d{i:02}" for i in range(4, 12)]]
+    assert [[i.doc_id for i in g] for g in batches(items, 8, 10_000, slots=1)][:3] == [
+        ["d00", "d01", "d02"], ["big"], [f"d{i:02}" for i in range(4, 12)]]
+
+
+def test_batches_shrink_towards_the_end_so_workers_finish_together():
+    # Guided self-scheduling: each batch takes at most ceil(remaining / slots) documents.
+    # 40 on 2 slots: 40->8 (cap), 32->8, 24->8, 16->8, 8->4, 4->2, 2->1, 1->1.
+    assert [len(g) for g in batches([_item(f"d{i}") for i in range(40)], 8, 10_000, slots=2)] == [8, 8, 8, 8, 4, 2, 1, 1]
+
+    # The property that matters, on a simulated run: equal documents, each free worker taking the next batch
+    # in order, plus a fixed cost per batch (a task run). The last worker finishes at most one document
+    # (and one task run) after the ideal, and there are far fewer batches than documents.
+    for docs, size, slots in [(200, 32, 2), (200, 32, 4), (1000, 32, 8), (37, 16, 3), (5, 32, 2)]:
+        sizes = [len(g) for g in batches([_item(f"d{i}") for i in range(docs)], size, 10**9, slots=slots)]
+        assert sum(sizes) == docs and sizes == sorted(sizes, reverse=True)
+        per_task = 0.5  # a document costs 1
+        free = [0.0] * slots
+        for n in sizes:
+            w = free.index(min(free))
+            free[w] += per_task + n
+        ideal = (docs + per_task * len(sizes)) / slots
+        assert max(free) <= ideal + 1 + per_task, (docs, size, slots, sizes, free)
+        assert len(sizes) <= docs / size + 2 * slots * (1 + math.log2(max(2, size))), (docs, sizes)
 
 
 def test_few_documents_are_spread_over_several_tasks():
     # Three changed documents on a nightly run must not queue behind each other in one task.
     assert [len(g) for g in batches([_item(f"d{i}") for i in range(3)], 8, 10_000)] == [1, 1, 1]
-    assert [len(g) for g in batches([_item(f"d{i}") for i in range(20)], 8, 10_000)] == [5, 5, 5, 5]
+    # 20 on 4 slots: 20->5, 15->4, 11->3, 8->2, 6->2, then singles.
+    assert [len(g) for g in batches([_item(f"d{i}") for i in range(20)], 8, 10_000)] == [5, 4, 3, 2, 2, 1, 1, 1, 1]
     assert list(batches([], 8, 10_000)) == []
 
 
@@ -112,13 +135,13 @@ def test_the_flow_runs_one_task_per_batch_and_maps_outcomes_back(prefect_harness
     assert {d["doc_id"]: (d["status"], d["pages"]) for d in report["documents"]} == {
         f"d{i}": ("new", i + 1) for i in range(6)}
 
-    # 6 documents, spread over at least 4 tasks: batches of 2, so 3 task runs instead of 6.
+    # 6 documents on the default thread runner (4 slots assumed): batches of 2, 1, 1, 1, 1, i.e. 5 task runs.
     flow_run_id = state.state_details.flow_run_id
     with get_client(sync_client=True) as client:
         for _ in range(50):  # task runs are recorded from events, a moment after they finish
             runs = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id])))
             batch_runs = [r for r in runs if r.name.startswith("index-documents")]
-            if len(batch_runs) >= 3 and all(r.state and r.state.is_final() for r in batch_runs):
+            if len(batch_runs) >= 5 and all(r.state and r.state.is_final() for r in batch_runs):
                 break
             time.sleep(0.2)
-    assert len(batch_runs) == 3
+    assert len(batch_runs) == 5
