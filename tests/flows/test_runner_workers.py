@@ -42,3 +42,36 @@ def test_worker_processes_skip_the_layout_model_and_plain_ones_do_not():
 
     with LocalCluster(**make_task_runner("dask", 1).cluster_kwargs) as cluster, Client(cluster) as client:
         assert client.submit(layout_model_loaded, pure=False).result(60) is False
+
+
+def _busy(seconds: float) -> int:
+    import time
+
+    end = time.perf_counter() + seconds
+    n = 0
+    while time.perf_counter() < end:
+        n += 1
+    return n
+
+
+def _profile_state(dask_worker=None) -> tuple[bool, int]:
+    """In a worker: are the statistical profiler's callbacks there, and how many stack samples were taken?"""
+    return "profile" in dask_worker.periodic_callbacks, dask_worker.profile_recent.get("count", 0)
+
+
+def test_dask_workers_from_the_runner_do_not_run_the_statistical_profiler():
+    from distributed import Client, LocalCluster
+
+    # A plain worker samples its running task every 10 ms: 0.5 s of work leaves dozens of samples ...
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        client.submit(_busy, 0.5, pure=False).result(60)
+        client.submit(_busy, 1.2, pure=False).result(60)  # the recent profile is flushed each 1 s cycle
+        (present, samples), = client.run(_profile_state).values()
+        assert present and samples > 10
+    # ... a worker started with the runner's preload (flows.worker_setup) takes none.
+    with LocalCluster(**make_task_runner("dask", 1).cluster_kwargs) as cluster, Client(cluster) as client:
+        client.submit(_busy, 0.5, pure=False).result(60)
+        client.submit(_busy, 1.2, pure=False).result(60)
+        (present, samples), = client.run(_profile_state).values()
+        assert not present and samples == 0
