@@ -44,7 +44,7 @@ def _ingest_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--chunk-size", type=int, default=500, help="objects planned per step; bounds memory (default 500)")
     p.add_argument("--doc-timeout", type=float, default=1800.0, help="seconds allowed per document (default 1800)")
     p.add_argument("--batch-size", type=int, default=None,
-                   help="documents per Prefect task at most (default 32, flows.ingest.DEFAULT_BATCH; batches shrink towards the end of a run so "
+                   help="documents per Prefect task at most (default 64, flows.ingest.DEFAULT_BATCH; batches shrink towards the end of a run so "
                         "that workers finish together; 1: one task per document)")
 
 

@@ -47,7 +47,7 @@ __all__ = ["DEFAULT_CHUNK", "DEFAULT_DOC_TIMEOUT", "PlanItem", "chunks", "ingest
 
 DEFAULT_CHUNK = 500
 DEFAULT_DOC_TIMEOUT = 1800.0
-DEFAULT_BATCH = 32  # documents per task at most: a task run costs ~0.2 s of CPU; the tail is balanced by batches()
+DEFAULT_BATCH = 64  # documents per task at most: a task run costs ~0.2 s of CPU; the tail is balanced by batches()
 DEFAULT_BATCH_BYTES = 8 * 2**20  # a larger document goes alone: it is worth its own task run
 
 
