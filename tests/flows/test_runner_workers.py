@@ -75,3 +75,42 @@ def test_dask_workers_from_the_runner_do_not_run_the_statistical_profiler():
         client.submit(_busy, 1.2, pure=False).result(60)
         (present, samples), = client.run(_profile_state).values()
         assert not present and samples == 0
+
+
+def _nap(seconds: float) -> float:
+    import time
+
+    time.sleep(seconds)
+    return seconds
+
+
+def test_the_runners_dask_cluster_hands_a_worker_one_task_at_a_time():
+    """Batches shrink towards the end of a run; that only balances the workers if a busy worker is not also
+    holding the next batch in reserve (Dask's default worker-saturation of 1.1 gives it one)."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    from flows.runners import local_cluster
+
+    def held(cluster_factory) -> int:
+        """Most tasks the single-threaded worker held at once once the queue was in use. Dask assigns a task group's
+        first 2 x nthreads tasks eagerly, before it queues; what follows shows the scheduler's hand-out policy."""
+        import time
+
+        with cluster_factory(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+                Client(cluster) as client:
+            futures = [client.submit(_nap, 0.4, pure=False) for _ in range(7)]
+            most = 0
+            while not all(f.done() for f in futures):
+                done = sum(f.done() for f in futures)
+                held_now = sum(len(keys) for keys in client.processing().values())
+                if 2 <= done <= len(futures) - 2:
+                    most = max(most, held_now)
+                time.sleep(0.05)
+            return most
+
+    with dask.config.set({"distributed.scheduler.worker-saturation": 1.1}):
+        assert held(LocalCluster) == 2  # Dask's default: one running, one held in reserve
+        assert held(local_cluster) == 1  # the runner's cluster: one at a time, whatever the ambient default
+    runner = make_task_runner("dask", 2)
+    assert runner.cluster_class == "flows.runners.local_cluster"
