@@ -8,7 +8,9 @@ counts the task runs the API server recorded.
 from __future__ import annotations
 
 import math
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 
@@ -120,6 +122,32 @@ def test_one_batch_isolates_each_documents_failure_retry_and_timeout(s3, moto_en
     assert 1.9 <= stuck.seconds < 5.0 and elapsed < 5.9  # cut at the 2 s timeout, not after the 6 s stall
     assert sorted(Store(str(tmp_path / "index")).doc_ids()) == ["good", "last", "slow"]
     assert all(o.pages == 2 for o in outcomes if o.status == "new")
+
+
+def test_a_batch_downloads_the_next_document_while_the_current_one_is_worked_on(s3, moto_endpoint, fault_proxy,
+                                                                                  tmp_path):
+    src = new_bucket(s3, "ahead")
+    for name in ("a", "b", "c"):
+        s3.put_object(Bucket=src, Key=f"{name}.pdf", Body=pdf_bytes(name, pages=2))
+    fault_proxy.stall_seconds = 1.5
+    fault_proxy.add("/a.pdf", "stall", times=1)  # the first download hangs for 1.5 s
+    spec = source_spec(f"s3://{src}", endpoint_url=fault_proxy.url, max_attempts=1)
+    objects = {o.key: o for o in cached_source(spec).list()}
+    jobs = [{"doc_id": n, "obj": objects[f"{n}.pdf"], "status": "new", "reason": "", "spec": spec} for n in "abc"]
+    tmp = Path(tempfile.gettempdir())
+    before = set(tmp.glob("pagetree-fetch-*"))
+
+    outcomes = index_documents.fn(jobs, str(tmp_path / "index"), {}, None, retry_base=0.01, doc_timeout=30)
+
+    assert [(o.doc_id, o.status) for o in outcomes] == [("a", "new"), ("b", "new"), ("c", "new")]
+    arrived: dict[str, float] = {}  # the first GET of each document
+    for line, t in zip(fault_proxy.log, fault_proxy.arrived):
+        if line.startswith("GET ") and line.endswith(".pdf"):
+            arrived.setdefault(line.rsplit("/", 1)[-1], t)
+    # b's GET went out while a's was still hanging (one document ahead), c's only once a's turn had come.
+    assert arrived["b.pdf"] - arrived["a.pdf"] < 0.75
+    assert arrived["c.pdf"] - arrived["a.pdf"] >= 1.4
+    assert set(tmp.glob("pagetree-fetch-*")) <= before  # every download folder is gone
 
 
 @pytest.mark.integration

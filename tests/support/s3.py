@@ -102,6 +102,7 @@ class FaultProxy:
     requests: int = 0
     url: str = ""
     log: list[str] = field(default_factory=list)  # "METHOD path" of every request, in arrival order
+    arrived: list[float] = field(default_factory=list)  # time.monotonic() of each request in ``log``
     stall_seconds: float = 3.0
 
     def add(self, match: str, action: str, times: int = 1_000_000, method: str = "GET") -> Fault:
@@ -114,6 +115,7 @@ class FaultProxy:
         with self.lock:
             self.requests += 1
             self.log.append(f"{method} {path}")
+            self.arrived.append(time.monotonic())
             for fault in self.faults:
                 if fault.method == method and fault.match in path and fault.hits < fault.times:
                     fault.hits += 1
