@@ -19,6 +19,7 @@ import hashlib
 import json
 import os
 import platform
+import shutil
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -78,6 +79,11 @@ def ensure_index(corpus: Path, doc_names: list[str], reindex: bool, workers: int
             todo.append((str(pdf), name, str(STORE)))
     if todo:
         print(f"indexing {len(todo)} documents into {STORE} ...", file=sys.stderr)
+        # A version id hashes the PDF and the pipeline settings, not the parser code, and publishing
+        # an existing version id writes nothing: without this, a re-index after a parser change kept
+        # serving the old trees (the session-1 hit rates were measured on trees older than their parsers).
+        for _, name, _ in todo:
+            shutil.rmtree(STORE / "docs" / name, ignore_errors=True)
         with ProcessPoolExecutor(workers) as pool:
             for doc_id, source, seconds, error in pool.map(_index_one, todo):
                 cache[doc_id] = {"code": current, "size": (corpus / "pdfs" / f"{doc_id}.pdf").stat().st_size,
