@@ -3,10 +3,11 @@
 Scores: every page gets BM25 over its text (normalised to the document's best
 page), plus ``heading_weight`` x BM25 over its heading (the page's first
 lines, the finest level of the structure), plus ``title_weight`` x the BM25 of
-the titles and summaries of the sections that contain it, plus ``cue_weight``
-when a heading or title is the financial statement the question names, or
-``implied_weight`` x that when the question's metric is read from it
-(query.cues). So a page under "Consolidated Statements of Cash Flows" outranks
+the title and summary of the best-matching section that contains it (the best
+one, not a sum: nesting depth is not relevance), plus ``cue_weight`` when its
+heading is the financial statement the question names and ``cue_weight`` again
+when a containing section's title is, or ``implied_weight`` x that when the
+question's metric is read from it (query.cues). So a page under "Consolidated Statements of Cash Flows" outranks
 a page that merely mentions cash flows. A node's score is the best score of its
 pages (the propagation up the tree); the navigator descends from the root like
 a reader, always opening the most promising unexplored section, and reads a
@@ -94,13 +95,20 @@ class LexicalIndex:
         if cue_weight and not wanted and implied_weight:
             # No statement named: the metrics asked about still say where an analyst looks.
             wanted, weight = implied_statements(question), cue_weight * implied_weight
-        bonus = [0.0] * self.page_count
+        # Section evidence comes from the best containing section, not the sum over all of them:
+        # a page under six nested sections is no more relevant than one under a single section,
+        # and a sum would let the depth of the tree (or a stack of one-page sections) outvote the text.
+        titled = [0.0] * self.page_count
+        cued = [0.0] * self.page_count
         for i, node in enumerate(self.nodes):
-            m = title_weight * meta_raw[i] + (weight if wanted & self.node_cues[i] else 0.0)
-            if m > 0:
+            t = title_weight * meta_raw[i]
+            c = weight if wanted & self.node_cues[i] else 0.0
+            if t > 0 or c > 0:
                 for p in range(node.start_page, min(node.end_page, self.page_count) + 1):
-                    bonus[p - 1] += m
-        if wanted:
+                    titled[p - 1] = max(titled[p - 1], t)
+                    cued[p - 1] = max(cued[p - 1], c)
+        bonus = [t + c for t, c in zip(titled, cued)]
+        if wanted:  # the page's own heading is a second, independent signal
             for i, kinds in enumerate(self.page_cues):
                 if wanted & kinds:
                     bonus[i] += weight
