@@ -6,6 +6,7 @@ No Prefect, no network, no store: unit tests and benchmarks call this directly.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import time
@@ -30,6 +31,36 @@ def package_version() -> str:
         return metadata.version("pagetree")
     except metadata.PackageNotFoundError:
         return "0+unknown"
+
+
+#: The packages whose code turns a PDF into a tree, its texts and its summaries.
+INDEXING_PACKAGES = ("parsers", "providers")
+
+
+def code_digest(package_dirs: tuple[Path, ...]) -> str:
+    """sha256 over the relative path and bytes of every ``.py`` file under ``package_dirs`` (sorted; caches
+    such as ``__pycache__`` are not sources). Comments count too: a cheap, certain rule beats a clever one."""
+    digest = hashlib.sha256()
+    for root in package_dirs:
+        for path in sorted(root.rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            digest.update(f"{root.name}/{path.relative_to(root).as_posix()}\0".encode())
+            digest.update(path.read_bytes())
+            digest.update(b"\0")
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def indexing_code_version() -> str:
+    """The digest of the indexing code this process runs (computed once).
+
+    The package version alone is not enough: a checkout that changes a parser without a release keeps
+    its version, so the same bytes would get the same version id and nothing would be rebuilt (the
+    retrieval benchmark read trees two parser generations old that way).
+    """
+    here = Path(__file__).resolve().parent.parent
+    return code_digest(tuple(here / name for name in INDEXING_PACKAGES if (here / name).is_dir()))
 
 
 @dataclass(frozen=True)
@@ -57,8 +88,9 @@ class PipelineSettings:
         return dataclasses.asdict(self)
 
     def fingerprint(self) -> str:
-        """sha256 over the package version and these settings (canonical JSON)."""
-        payload = json.dumps({"package_version": package_version(), "settings": self.to_dict()}, sort_keys=True)
+        """sha256 over the package version, the indexing code's digest and these settings (canonical JSON)."""
+        payload = json.dumps({"package_version": package_version(), "code": indexing_code_version(),
+                              "settings": self.to_dict()}, sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()
 
 

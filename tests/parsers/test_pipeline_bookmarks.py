@@ -99,3 +99,30 @@ def test_bad_input_raises_one_line_document_error(tmp_path: Path, maker, kind, p
         index_document(path, "x")
     assert info.value.kind == kind
     assert phrase in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_fingerprint_follows_the_indexing_code_not_only_the_package_version(tmp_path: Path) -> None:
+    import hashlib
+    import json
+    import shutil
+
+    from parsers.pipeline import INDEXING_PACKAGES, code_digest, indexing_code_version, package_version
+
+    root = Path(__file__).resolve().parents[2]
+    copy = tmp_path / "src"
+    for name in INDEXING_PACKAGES:
+        shutil.copytree(root / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
+    dirs = tuple(copy / name for name in INDEXING_PACKAGES)
+    assert code_digest(dirs) == indexing_code_version()  # the same sources give the running code's digest
+    (copy / "parsers" / "__pycache__").mkdir(exist_ok=True)
+    (copy / "parsers" / "__pycache__" / "x.py").write_text("cache")
+    assert code_digest(dirs) == indexing_code_version()  # caches are not sources
+    headings = copy / "parsers" / "headings.py"
+    headings.write_text(headings.read_text() + "\n# a parser change without a release\n")
+    assert code_digest(dirs) != indexing_code_version()
+
+    # The fingerprint is the sha256 of exactly these three things.
+    settings = PipelineSettings()
+    expected = json.dumps({"package_version": package_version(), "code": indexing_code_version(),
+                           "settings": settings.to_dict()}, sort_keys=True)
+    assert settings.fingerprint() == hashlib.sha256(expected.encode()).hexdigest()
