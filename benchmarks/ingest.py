@@ -6,6 +6,8 @@
               LocalCluster started by the flow (start-up inside the timing), and ``dask-existing``:
               a Dask cluster already running when the flow starts (the deployment issue 6 describes,
               "an existing engine"; its start-up and one warm-up document are outside the timing).
+2b. prefetch — one batch from S3 behind a proxy adding a fixed latency to every GET: documents fetched in
+              their turn vs the next download started while the current document is parsed.
 3. memory   — peak RSS of a child process indexing (parse + publish) a 2,000-page PDF generated here.
 4. listing  — tracemalloc peak while streaming a listing of 100,000 keys vs holding them all.
 
@@ -274,6 +276,45 @@ def existing_cluster_run(workers: int, endpoint: str, docs: int, pids: dict[str,
                          address=cluster.scheduler_address)
 
 
+# -- 2b. prefetch: one batch with S3 latency ----------------------------------------
+def bench_prefetch(docs: int, latencies: list[float]) -> dict[str, Any]:
+    """One batch of ``docs`` 12-page PDFs from S3 behind a proxy that holds every object GET for a fixed time
+    (a first-byte latency): documents one after another (each fetched in its turn, the pre-prefetch
+    behaviour, through the same functions) vs ``index_documents`` (the next download started ahead)."""
+    from flows.document import cached_source, index_documents, index_guarded, open_store, settings_from
+    from flows.ingest import source_spec
+    from tests.support.s3 import start_proxy
+
+    proc, endpoint = start_moto_process()
+    rows = []
+    try:
+        upload(s3_client(endpoint), "lat", {f"d{i:03}.pdf": small_pdf(i, 12) for i in range(docs)})
+        proxy, server = start_proxy(endpoint)
+        proxy.add(".pdf", "stall")
+        spec = source_spec("s3://lat", endpoint_url=proxy.url)
+        jobs = [{"doc_id": o.key[:-4], "obj": o, "status": "new", "reason": "", "spec": spec}
+                for o in cached_source(spec).list()]
+        for latency in latencies:
+            proxy.stall_seconds = latency
+            pipeline = settings_from({})
+            store = open_store(tempfile.mkdtemp(prefix="lat-seq-"))
+            t0 = time.perf_counter()
+            inline = [index_guarded(job, store, pipeline, 0.1, 60) for job in jobs]
+            one_by_one = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            ahead = index_documents.fn(jobs, tempfile.mkdtemp(prefix="lat-pre-"), {}, None, 0.1, 60)
+            prefetched = time.perf_counter() - t0
+            assert all(o.status == "new" for o in inline + ahead), [o.error for o in inline + ahead if o.error]
+            rows.append({"latency_ms": round(latency * 1000), "one_by_one_s": round(one_by_one, 2),
+                         "prefetch_s": round(prefetched, 2), "ratio": round(prefetched / one_by_one, 2)})
+            print(f"  GET latency {latency * 1000:.0f} ms: {rows[-1]}", file=sys.stderr, flush=True)
+        server.shutdown()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    return {"docs": docs, "rows": rows}
+
+
 # -- 3. memory on a 2,000-page PDF ---------------------------------------------------
 _CHILD = r"""
 import resource, sys, time, json
@@ -369,7 +410,7 @@ def bench_listing(keys: int) -> dict[str, Any]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=("noop", "scale", "memory", "listing"), action="append")
+    ap.add_argument("--only", choices=("noop", "scale", "prefetch", "memory", "listing"), action="append")
     ap.add_argument("--docs", type=int, default=1000, help="documents for the no-op run (default 1000)")
     ap.add_argument("--seed", choices=("direct", "flow"), default="direct",
                     help="fill the store for the no-op run with parse+publish directly (fast setup) or a Dask ingest run")
@@ -385,7 +426,7 @@ def main() -> int:
     args = ap.parse_args()
     if args.corpus and not Path(args.corpus).exists():
         subprocess.run(["bash", "/work/shared/corpus/manuals/fetch.sh", args.corpus], check=True)
-    parts = args.only or ["noop", "scale", "memory", "listing"]
+    parts = args.only or ["noop", "scale", "prefetch", "memory", "listing"]
     server = None
     if "noop" in parts or "scale" in parts:
         # One Prefect server for the parent and every worker process (else each process starts its own).
@@ -410,6 +451,8 @@ def main() -> int:
         results["scale"] = bench_scale(args.scale_docs, args.scale_pages, args.runners.split(","), args.repeat,
                                        server.server_process.pid if server and server.server_process else None)
         results["scale"]["command"] = command
+    if "prefetch" in parts:
+        results["prefetch"] = bench_prefetch(60, [0.0, 0.01, 0.02, 0.04]) | {"command": command}
     if "memory" in parts:
         results["memory"] = bench_memory(args.pages) | {"command": command}
     if "listing" in parts:
@@ -444,6 +487,9 @@ def table(r: dict[str, Any]) -> str:
                 rows.append(f"| ... the same runs, by the run report's duration (flow body, without Prefect's flow-run "
                             f"start and teardown) | {s['report_1_worker_s']} s vs {s['report_2_workers_s']} s "
                             f"(x{s['report_ratio']}) | <= x0.6 | {'yes' if s['report_ratio'] <= TARGETS['scale_ratio'] else 'NO'} |")
+    for row in (r.get("prefetch") or {}).get("rows", []):
+        rows.append(f"| one batch of {r['prefetch']['docs']} docs from S3, {row['latency_ms']} ms per GET: one by one vs "
+                    f"next download ahead | {row['one_by_one_s']} s vs {row['prefetch_s']} s (x{row['ratio']}) | — | — |")
     if "memory" in r:
         m = r["memory"]
         rows.append(f"| peak RSS indexing a {m['pages']}-page PDF ({m['pdf_mb']} MB, {m['nodes']} nodes, {m['seconds']} s) | "
