@@ -149,3 +149,14 @@ def test_a_batch_whose_worker_is_killed_is_rerun_one_document_per_task(prefect_h
             time.sleep(0.2)
     # 6 documents on 2 slots are 3 batches (3, 2, 1); the killed batch's 3 documents come back one per task.
     assert len(batch_runs) >= 6, [r.name for r in batch_runs]
+
+
+def test_the_schedule_reads_a_dask_clusters_threads():
+    from distributed import LocalCluster
+    from prefect_dask import DaskTaskRunner
+
+    from flows.ingest import runner_slots
+
+    with LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with DaskTaskRunner(address=cluster.scheduler_address) as runner:
+            assert runner_slots(runner) == 3  # the cluster's threads, not the default of 4

@@ -173,3 +173,14 @@ def test_the_flow_runs_one_task_per_batch_and_maps_outcomes_back(prefect_harness
                 break
             time.sleep(0.2)
     assert len(batch_runs) == 5
+
+
+def test_the_schedule_reads_the_runners_slots():
+    from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
+
+    from flows.ingest import runner_slots
+
+    assert runner_slots(ThreadPoolTaskRunner(max_workers=3)) == 3
+    assert runner_slots(ProcessPoolTaskRunner(max_workers=2)) == 2
+    assert runner_slots(ThreadPoolTaskRunner()) == 4  # unbounded: the default
+    assert runner_slots(None) == 4  # outside a flow run
