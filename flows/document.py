@@ -210,8 +210,7 @@ def index_one(job: dict[str, Any], store: Store, pipeline: PipelineSettings, ret
     obj: SourceObject = job["obj"]
     outcome = DocOutcome(doc_id=job["doc_id"], uri=obj.uri, status=job["status"], reason=job.get("reason") or None)
     if prefetched is None:
-        prefetched = Prefetch(_INLINE, job, retry_base)
-    workdir = prefetched.workdir
+        prefetched = Prefetch(_INLINE, job, retry_base)  # fetched now, in this document's timeout
     try:
         path, outcome.bytes_downloaded = prefetched.result()
         sha = file_sha256(path)
