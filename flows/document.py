@@ -7,8 +7,8 @@ errors: throttling, 5xx, truncated bodies); parsing is deterministic and does no
 failure becomes a failed ``DocOutcome``, so one document never fails the others.
 
 These steps are plain functions, not Prefect tasks: a Prefect task run costs
-~0.1 s of orchestration (API calls, events, state handling) on the worker and the
-API server, more than parsing a small PDF, so the Prefect task is the batch
+~0.2 s of CPU across the flow, the worker and the API server, more than parsing a
+small PDF, so the Prefect task is the batch
 (``index_documents``) and the retry units inside it are the documents' I/O steps.
 Only keys and small outcome rows travel between the flow and the workers.
 """
@@ -149,9 +149,10 @@ def publish(index: DocumentIndex, obj: SourceObject, store: Store, pipeline: Pip
     return retrying(once, backoff_delays(PUBLISH_RETRIES, retry_base), lambda exc: not isinstance(exc, DocumentError))
 
 
-def refresh_latest_source(store: Store, doc_id: str, obj: SourceObject, version: str, sha: str) -> None:
-    """Same content under a new etag/key (a touched object): record the new etag, publish nothing."""
-    latest = store.latest(doc_id) or {}
+def refresh_latest_source(store: Store, doc_id: str, obj: SourceObject, version: str, sha: str,
+                          latest: dict[str, Any]) -> None:
+    """Same content under a new etag/key (a touched object): record the new etag in ``latest`` (the document's
+    latest.json as just read), publish nothing."""
     src = latest.get("source") or {}
     if src.get("etag") == obj.etag and src.get("bytes") == obj.size and not latest.get("removed_from_source"):
         return
@@ -218,7 +219,7 @@ def index_one(job: dict[str, Any], store: Store, pipeline: PipelineSettings, ret
         latest = store.latest(outcome.doc_id) or {}
         if latest.get("version") == version and store.has_version(outcome.doc_id, version):
             # Same bytes (touched object, or the same content under a new etag): nothing to rebuild.
-            refresh_latest_source(store, outcome.doc_id, obj, version, sha)
+            refresh_latest_source(store, outcome.doc_id, obj, version, sha, latest)
             outcome.version, outcome.status = version, "unchanged"
             outcome.reason = "same content (sha256) as the latest version; source etag refreshed"
             return outcome
