@@ -237,9 +237,8 @@ def _pairs(runs: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, A
 def _warm_worker(endpoint: str) -> int:
     """Index one document through the flow's own per-document path (cached S3 source, parse, publish), as a
     worker that has served earlier runs has: imports, the S3 client and first-use initialisation are done."""
-    from flows.document import index_one
+    from flows.document import cached_source, index_one
     from flows.ingest import source_spec
-    from flows.document import cached_source
     from index_store.store import Store
     from parsers.pipeline import PipelineSettings
 
@@ -260,12 +259,11 @@ def existing_cluster_run(workers: int, endpoint: str, docs: int, pids: dict[str,
     from distributed import Client
 
     from flows.ingest import ingest
-    from flows.runners import local_cluster, with_runner
+    from flows.runners import local_cluster, make_task_runner, with_runner
 
-    # Started as docs/operations.md asks of an existing cluster: the workers preload flows.worker_setup and the
-    # scheduler hands out one task per free thread (flows.runners.DASK_SCHEDULER_CONFIG).
-    with local_cluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                       preload=["flows.worker_setup"]) as cluster, Client(cluster) as client:
+    # The runner's own cluster settings, as docs/operations.md asks of an existing cluster: single-threaded workers
+    # that preload flows.worker_setup, a scheduler that hands out one task per free thread.
+    with local_cluster(**make_task_runner("dask", workers).cluster_kwargs) as cluster, Client(cluster) as client:
         # Every worker indexes a document itself (client.run reaches each one), then one small flow run warms the
         # flow side and the Prefect task engine on the workers.
         worker_pids = list(client.run(_warm_worker, endpoint).values())
