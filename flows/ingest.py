@@ -14,8 +14,9 @@ failure is its own outcome row. A failing document never fails the run: its
 error is recorded in the report and, since nothing was published for it, it is
 tried again on the next run. Batches exist because a Prefect task run costs
 more orchestration than parsing a small PDF (benchmarks/results/ingest.md);
-they hold at most ``batch_size`` documents and ``batch_bytes`` of source objects
-and shrink towards the end of each chunk (guided self-scheduling, ``batches``)
+they hold at most ``batch_size`` documents and ``batch_bytes`` of source objects,
+one batch per worker slot is in flight, and each is sized when a slot frees up,
+shrinking towards the end of the run (guided self-scheduling, ``next_batch``)
 so that the workers finish together. A batch that dies as a whole (its worker
 was killed) is re-run one document per task, so only a document that kills its
 worker fails.
@@ -25,6 +26,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import queue
+import statistics
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -47,7 +50,7 @@ __all__ = ["DEFAULT_CHUNK", "DEFAULT_DOC_TIMEOUT", "PlanItem", "chunks", "ingest
 
 DEFAULT_CHUNK = 500
 DEFAULT_DOC_TIMEOUT = 1800.0
-DEFAULT_BATCH = 64  # documents per task at most: a task run costs ~0.2 s of CPU; the tail is balanced by batches()
+DEFAULT_BATCH = 64  # documents per task at most: a task run costs ~0.2 s of CPU; the tail is balanced by next_batch()
 DEFAULT_BATCH_BYTES = 8 * 2**20  # a larger document goes alone: it is worth its own task run
 
 
@@ -126,33 +129,45 @@ def plan(store_uri: str, objects: list[SourceObject], fingerprint: str, doc_ids:
 
 
 # -- documents ---------------------------------------------------------------
-def batches(items: list[PlanItem], size: int, max_bytes: int, slots: int = 4) -> Iterator[list[PlanItem]]:
-    """Consecutive groups of at most ``size`` items and ``max_bytes`` of source objects (a larger one alone),
-    shrinking towards the end of the list so that ``slots`` workers finish together.
+def next_batch(pending: deque[PlanItem], size: int, max_bytes: int, slots: int = 4, least: int = 1) -> list[PlanItem]:
+    """Take the next batch off the front of ``pending``: at most ``max(least, ceil(len(pending) / slots))``
+    and ``size`` documents and ``max_bytes`` of source objects (a larger document goes alone).
 
-    Guided self-scheduling (Polychronopoulos & Kuck, 1987): a group takes at most ``ceil(remaining /
-    slots)`` items. The first groups are large (few Prefect task runs: each costs ~0.2 s of CPU across
-    the flow, the worker and the API server), the last ones hold one document, so no worker is left
-    idle while another works through a full batch. Task runners hand tasks out in submission order as
-    workers free up (Dask queues root tasks on the scheduler; a process pool is a FIFO queue), which is
-    what the schedule assumes. With few documents, it spreads them: three changed documents on a nightly
-    run still go to three workers.
+    Guided self-scheduling (Polychronopoulos & Kuck, 1987): the first batches are large (few Prefect task
+    runs: each costs ~0.2 s of CPU across the flow, the worker and the API server), the last ones hold one
+    document, so no worker is left idle while another works through a full batch. ``run_documents`` takes a
+    batch only when a slot is free, so the schedule does not depend on how a task runner queues work. With
+    few documents it spreads them: three changed documents on a nightly run still go to three workers.
+    ``least`` (``least_batch``) stops the shrinking where a smaller batch would cost more in task-run
+    overhead than it saves in balance.
     """
-    slots = max(1, slots)
-    remaining = len(items)
-    group: list[PlanItem] = []
-    total = 0
-    cap = max(1, min(size, math.ceil(remaining / slots)))
-    for item in items:
-        if group and (len(group) >= cap or total + item.obj.size > max_bytes):
-            yield group
-            remaining -= len(group)
-            cap = max(1, min(size, math.ceil(remaining / slots)))
-            group, total = [], 0
-        group.append(item)
-        total += item.obj.size
-    if group:
-        yield group
+    cap = max(1, min(size, max(least, math.ceil(len(pending) / max(1, slots)))))
+    group = [pending.popleft()]
+    total = group[0].obj.size
+    while pending and len(group) < cap and total + pending[0].obj.size <= max_bytes:
+        total += pending[0].obj.size
+        group.append(pending.popleft())
+    return group
+
+
+def batches(items: Iterable[PlanItem], size: int, max_bytes: int, slots: int = 4,
+            least: int = 1) -> Iterator[list[PlanItem]]:
+    """The whole schedule ``next_batch`` makes of ``items``: consecutive groups, shrinking towards the end."""
+    pending = deque(items)
+    while pending:
+        yield next_batch(pending, size, max_bytes, slots, least)
+
+
+def least_batch(overhead_s: float, doc_s: float, size: int) -> int:
+    """The smallest batch worth a task run: as many documents as one task run's overhead would index.
+
+    Below it, a last batch ends sooner, but the run pays a task run's overhead (seconds, as measured on
+    this run) for less than that much work, so the workers finish later, not sooner. Small PDFs on a
+    local cluster: ~0.3 s per task run, ~0.06 s per document, so 5; documents of a second or more: 1.
+    """
+    if doc_s <= 0 or overhead_s <= 0:
+        return 1
+    return max(1, min(size, int(overhead_s / doc_s + 0.5)))
 
 
 def runner_slots(task_runner: Any = None) -> int:
@@ -196,10 +211,10 @@ def _collect(group: list[PlanItem], future: Any) -> tuple[list[DocOutcome], bool
 
 
 def _rerun(item: PlanItem, outcome: DocOutcome) -> DocOutcome:
-    """A document re-run after its batch died: a new one the dead batch had already published comes back as
-    'same content as the latest version'; it is still new in this run."""
-    if item.status == "new" and outcome.status == "unchanged":
-        outcome.status, outcome.reason = "new", "published before its batch's worker died; confirmed on re-run"
+    """A document re-run after its batch died: one the dead batch had already published comes back as
+    'same content as the latest version'; it is still new (changed, rebuilt) in this run."""
+    if item.status in ("new", "changed", "rebuilt") and outcome.status == "unchanged":
+        outcome.status, outcome.reason = item.status, "published before its batch's worker died; confirmed on re-run"
     return outcome
 
 
@@ -241,57 +256,93 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
                   settings: dict[str, Any], *, store_endpoint: str | None, doc_timeout: float | None,
                   max_in_flight: int, retry_base: float, batch_size: int = DEFAULT_BATCH,
                   batch_bytes: int = DEFAULT_BATCH_BYTES) -> None:
-    """Submit the 'index' items of each planned chunk in batches, keeping at most ``max_in_flight`` documents
-    outstanding; record every item's outcome in ``report``."""
+    """Index the 'index' items of the planned chunks in batches and record every item's outcome in ``report``.
+
+    One batch per free slot of the task runner: the next batch is sized (``next_batch``) and submitted when a
+    running one finishes, so the last, small batches go to whichever worker frees up first. Submitting
+    everything at once would leave that to the runner, and Dask assigns the first 2 x threads tasks of a
+    group to workers as soon as they arrive, so a late small batch could wait behind a large one while
+    another worker idles. The next chunk is planned while batches run, once fewer than a round of full
+    batches is left to submit; at most ``max_in_flight`` documents are submitted and unfinished.
+    """
     logger = get_run_logger()
-    in_flight: deque[tuple[list[PlanItem], Any]] = deque()
+    chunks_left = iter(items)
+    pending: deque[PlanItem] = deque()  # planned, to submit
+    reruns: deque[PlanItem] = deque()  # from a batch that died as a whole: one document per task
+    running: dict[int, tuple[list[PlanItem], bool, float, Any]] = {}  # id(future) -> (group, re-run?, submitted, future)
+    finished: queue.SimpleQueue[Any] = queue.SimpleQueue()  # futures, as their task runs end
+    slots = 0  # asked of the runner only once there is work (a Dask runner starts its cluster then)
+    planned_all = False
     outstanding = done = 0
-    slots: int | None = None  # asked of the runner only once there is work (a Dask runner starts its cluster)
+    overheads: list[float] = []  # per finished batch: seconds from submission to result, less its documents' own
+    work = [0.0, 0]  # seconds and number of the documents in those batches
 
-    def submit(group: list[PlanItem]) -> Any:
-        return index_documents.submit([_job(item, spec) for item in group], store_uri, settings,
-                                      store_endpoint, retry_base, doc_timeout)
+    def plan_more() -> None:
+        nonlocal planned_all, slots
+        while not planned_all and len(pending) < batch_size * max(slots, 1):
+            chunk = next(chunks_left, None)
+            if chunk is None:
+                planned_all = True
+                break
+            for item in chunk:
+                if item.action == "index":
+                    pending.append(item)
+                else:
+                    kind = {"failed": "invalid_id", "skipped": "too_large"}.get(item.action)
+                    report.documents.append(DocOutcome(item.doc_id, item.obj.uri, item.status, reason=item.reason or None,
+                                                       error=item.reason if item.action == "failed" else None,
+                                                       error_kind=kind))
+            if pending and not slots:
+                slots = runner_slots()
 
-    def collect(group: list[PlanItem], future: Any) -> list[DocOutcome]:
+    def submit(group: list[PlanItem], rerun: bool) -> None:
+        nonlocal outstanding
+        submitted = time.perf_counter()
+        future = index_documents.submit([_job(item, spec) for item in group], store_uri, settings,
+                                        store_endpoint, retry_base, doc_timeout)
+        running[id(future)] = (group, rerun, submitted, future)
+        outstanding += len(group)
+        future.add_done_callback(finished.put)
+
+    def collect(future: Any) -> None:
+        nonlocal outstanding, done
+        group, rerun, submitted, _ = running.pop(id(future))
+        outstanding -= len(group)
         outcomes, crashed = _collect(group, future)
+        if not crashed:
+            seconds = sum(o.seconds for o in outcomes)
+            overheads.append(max(0.0, time.perf_counter() - submitted - seconds))
+            work[0] += seconds
+            work[1] += len(group)
         if crashed and len(group) > 1:
             # The batch died as a whole (a worker killed by the OS or a crash in native code): run its documents
             # again one per task, so that only the document that kills its worker fails, not its neighbours.
             logger.warning("a batch of %d documents failed (%s); re-running them one per task",
                            len(group), outcomes[0].error)
-            singles = [(item, submit([item])) for item in group]
-            outcomes = [_rerun(item, _collect([item], future)[0][0]) for item, future in singles]
-        return outcomes
+            reruns.extend(group)
+            return
+        if rerun:
+            outcomes = [_rerun(item, outcome) for item, outcome in zip(group, outcomes)]
+        report.documents.extend(outcomes)
+        done += len(group)
+        # One line per batch, one per failure: per-document INFO lines would each be an API call.
+        for outcome in outcomes:
+            if outcome.status == "failed":
+                logger.warning("%s: %s: %s", outcome.doc_id, outcome.error_kind, outcome.error)
+        logger.info("[%d] %d documents: %s; %.2fs", done, len(group),
+                    ", ".join(f"{o.doc_id} {o.status}" for o in outcomes), sum(o.seconds for o in outcomes))
 
-    def drain(limit: int) -> None:
-        nonlocal outstanding, done
-        while outstanding > limit:
-            group, future = in_flight.popleft()
-            outcomes = collect(group, future)
-            report.documents.extend(outcomes)
-            outstanding -= len(group)
-            done += len(group)
-            # One line per batch, one per failure: per-document INFO lines would each be an API call.
-            for outcome in outcomes:
-                if outcome.status == "failed":
-                    logger.warning("%s: %s: %s", outcome.doc_id, outcome.error_kind, outcome.error)
-            logger.info("[%d] %d documents: %s; %.2fs", done, len(group),
-                        ", ".join(f"{o.doc_id} {o.status}" for o in outcomes), sum(o.seconds for o in outcomes))
-
-    for chunk in items:
-        to_index = [item for item in chunk if item.action == "index"]
-        if to_index and slots is None:
-            slots = runner_slots()
-        for group in batches(to_index, batch_size, batch_bytes, slots or 4):
-            in_flight.append((group, submit(group)))
-            outstanding += len(group)
-        for item in chunk:
-            if item.action != "index":
-                kind = {"failed": "invalid_id", "skipped": "too_large"}.get(item.action)
-                report.documents.append(DocOutcome(item.doc_id, item.obj.uri, item.status, reason=item.reason or None,
-                                                   error=item.reason if item.action == "failed" else None, error_kind=kind))
-        drain(max_in_flight)
-    drain(0)
+    plan_more()
+    while pending or reruns or running:
+        while (reruns or pending) and len(running) < max(slots, 1) and (not running or outstanding < max_in_flight):
+            if reruns:
+                submit([reruns.popleft()], True)
+            else:
+                # The median: a new worker's first task run also pays for its imports.
+                least = least_batch(statistics.median(overheads), work[0] / work[1], batch_size) if overheads else 1
+                submit(next_batch(pending, batch_size, batch_bytes, slots, least), False)
+            plan_more()
+        collect(finished.get())
 
 
 def run_ingest(

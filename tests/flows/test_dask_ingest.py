@@ -160,3 +160,37 @@ def test_the_schedule_reads_a_dask_clusters_threads():
     with LocalCluster(n_workers=3, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         with DaskTaskRunner(address=cluster.scheduler_address) as runner:
             assert runner_slots(runner) == 3  # the cluster's threads, not the default of 4
+
+
+def test_a_busy_dask_worker_is_never_handed_a_second_batch(prefect_harness, s3, moto_endpoint, tmp_path):
+    """The flow submits a batch only when a slot is free. Submitted all at once, Dask would assign a task
+    group's first 2 x threads tasks to workers on arrival, and a small late batch could wait on a busy worker
+    behind a large one while the other worker idles."""
+    import threading
+    import time
+
+    from distributed import Client, LocalCluster
+
+    src = new_bucket(s3, "window")
+    for i in range(16):
+        s3.put_object(Bucket=src, Key=f"d{i:02}.pdf", Body=pdf_bytes(f"Window {i}", pages=6))
+    held: list[int] = []
+    stop = threading.Event()
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        def watch() -> None:
+            while not stop.is_set():
+                held.extend(len(keys) for keys in client.processing().values())
+                time.sleep(0.02)
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
+        try:
+            report = with_runner(ingest, "dask", dask_address=cluster.scheduler_address)(
+                f"s3://{src}", store=str(tmp_path / "index"), endpoint_url=moto_endpoint)
+        finally:
+            stop.set()
+            watcher.join(5)
+    assert report["counts"]["new"] == 16 and report["counts"]["failed"] == 0
+    # 16 documents on 2 slots: up to 5 batches (8, 4, 2, 1, 1), one more than Dask would assign on arrival.
+    assert held and max(held) == 1, max(held)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from flows.document import backoff_delays, cached_source, index_documents, retrying
-from flows.ingest import PlanItem, batches, ingest, source_spec
+from flows.ingest import PlanItem, _rerun, batches, ingest, least_batch, source_spec
 from flows.sources import ObjectDenied, SourceObject, TransientObjectError
 from index_store.store import Store
 from tests.support.s3 import fault_proxy, moto_endpoint, new_bucket, pdf_bytes, s3  # noqa: F401  (fixtures)
@@ -62,6 +62,35 @@ def test_few_documents_are_spread_over_several_tasks():
     # 20 on 4 slots: 20->5, 15->4, 11->3, 8->2, 6->2, then singles.
     assert [len(g) for g in batches([_item(f"d{i}") for i in range(20)], 8, 10_000)] == [5, 4, 3, 2, 2, 1, 1, 1, 1]
     assert list(batches([], 8, 10_000)) == []
+
+
+def test_the_shrinking_stops_at_the_least_batch_worth_a_task_run():
+    # 40 on 2 slots, at least 3: 8, 8, 8, 8, then 8->4, 4->3 (not 2), and the last one.
+    assert [len(g) for g in batches([_item(f"d{i}") for i in range(40)], 8, 10_000, slots=2, least=3)] == [
+        8, 8, 8, 8, 4, 3, 1]
+    # The cap still wins, and a large document still goes alone.
+    assert [len(g) for g in batches([_item(f"d{i}") for i in range(10)], 4, 10_000, slots=2, least=6)] == [4, 4, 2]
+    items = [_item("a"), _item("big", 20_000), _item("b")]
+    assert [[i.doc_id for i in g] for g in batches(items, 8, 10_000, slots=1, least=8)] == [["a"], ["big"], ["b"]]
+
+
+def test_least_batch_weighs_a_task_runs_overhead_against_one_documents_time():
+    assert least_batch(0.3, 0.06, 64) == 5  # small PDFs: five documents cost what a task run costs
+    assert least_batch(0.3, 2.0, 64) == 1  # large documents: every split is worth it
+    assert least_batch(30.0, 0.01, 64) == 64  # never above the batch cap
+    assert least_batch(0.0, 0.06, 64) == least_batch(0.3, 0.0, 64) == 1  # nothing measured yet
+
+
+def test_a_rerun_keeps_the_status_the_plan_gave():
+    # The dead batch may have published a document before its worker died: the re-run then finds the same
+    # content and says 'unchanged', but for this run it is new, changed or rebuilt, as planned.
+    from flows.report import DocOutcome
+
+    for planned in ("new", "changed", "rebuilt"):
+        item = PlanItem(SourceObject("s3://b/x.pdf", "x.pdf", 1, "e"), "x", "index", planned)
+        assert _rerun(item, DocOutcome("x", "s3://b/x.pdf", "unchanged")).status == planned
+    failed = DocOutcome("x", "s3://b/x.pdf", "failed", error="boom")
+    assert _rerun(_item("x"), failed).status == "failed"
 
 
 def test_retrying_backs_off_on_transient_errors_only():
