@@ -427,16 +427,17 @@ def main() -> int:
     parts = args.only or ["noop", "scale", "prefetch", "memory", "listing"]
     server = None
     if "noop" in parts or "scale" in parts:
-        # One Prefect server for the parent and every worker process (else each process starts its own).
+        # One Prefect server for this process, all its threads and every worker process. The URL goes into the
+        # environment before Prefect is first imported: Prefect reads its global settings at import, and threads
+        # that do not inherit a settings context (the process pool's message forwarder) use those; without an
+        # API URL there, each would start a second, ephemeral server that keeps running through the benchmark.
+        port = free_port()
+        os.environ["PREFECT_API_URL"] = f"http://127.0.0.1:{port}/api"
         from prefect.server.api.server import SubprocessASGIServer
 
-        server = SubprocessASGIServer(port=free_port())
+        server = SubprocessASGIServer(port=port)
         server.start(timeout=120)
-        os.environ["PREFECT_API_URL"] = server.api_url  # for spawned worker processes
-        from prefect.settings import PREFECT_API_URL, temporary_settings
-
-        api = temporary_settings({PREFECT_API_URL: server.api_url})  # this process read its settings at import
-        api.__enter__()
+        assert server.api_url == os.environ["PREFECT_API_URL"], server.api_url
     # Merge into the existing results: ``--only scale`` replaces the scale part and keeps the others.
     out = Path(args.out)
     results: dict[str, Any] = json.loads(out.read_text()) if out.exists() else {}
