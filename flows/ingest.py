@@ -269,13 +269,15 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
     chunks_left = iter(items)
     pending: deque[PlanItem] = deque()  # planned, to submit
     reruns: deque[PlanItem] = deque()  # from a batch that died as a whole: one document per task
-    running: dict[int, tuple[list[PlanItem], bool, float, Any]] = {}  # id(future) -> (group, re-run?, submitted, future)
+    # id(future) -> (its documents, a re-run?, when submitted, in the first round?, the future)
+    running: dict[int, tuple[list[PlanItem], bool, float, bool, Any]] = {}
     finished: queue.SimpleQueue[Any] = queue.SimpleQueue()  # futures, as their task runs end
     slots = 0  # asked of the runner only once there is work (a Dask runner starts its cluster then)
     planned_all = False
     outstanding = done = 0
     overheads: list[float] = []  # per finished batch: seconds from submission to result, less its documents' own
     work = [0.0, 0]  # seconds and number of the documents in those batches
+    submitted_batches = 0
 
     def plan_more() -> None:
         nonlocal planned_all, slots
@@ -296,22 +298,26 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
                 slots = runner_slots()
 
     def submit(group: list[PlanItem], rerun: bool) -> None:
-        nonlocal outstanding
+        nonlocal outstanding, submitted_batches
         submitted = time.perf_counter()
         future = index_documents.submit([_job(item, spec) for item in group], store_uri, settings,
                                         store_endpoint, retry_base, doc_timeout)
-        running[id(future)] = (group, rerun, submitted, future)
+        # A worker's first task run also pays for its imports (seconds on a new cluster): not a task run's cost.
+        first_round = submitted_batches < slots
+        submitted_batches += 1
+        running[id(future)] = (group, rerun, submitted, first_round, future)
         outstanding += len(group)
         future.add_done_callback(finished.put)
 
     def collect(future: Any) -> None:
         nonlocal outstanding, done
-        group, rerun, submitted, _ = running.pop(id(future))
+        group, rerun, submitted, first_round, _ = running.pop(id(future))
         outstanding -= len(group)
         outcomes, crashed = _collect(group, future)
         if not crashed:
             seconds = sum(o.seconds for o in outcomes)
-            overheads.append(max(0.0, time.perf_counter() - submitted - seconds))
+            if not first_round:
+                overheads.append(max(0.0, time.perf_counter() - submitted - seconds))
             work[0] += seconds
             work[1] += len(group)
         if crashed and len(group) > 1:
@@ -338,7 +344,6 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
             if reruns:
                 submit([reruns.popleft()], True)
             else:
-                # The median: a new worker's first task run also pays for its imports.
                 least = least_batch(statistics.median(overheads), work[0] / work[1], batch_size) if overheads else 1
                 submit(next_batch(pending, batch_size, batch_bytes, slots, least), False)
             plan_more()
