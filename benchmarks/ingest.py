@@ -194,6 +194,40 @@ def scale_run(kind: str, workers: int, endpoint: str, docs: int, pids: dict[str,
             "doc_seconds": round(sum(d["seconds"] for d in report["documents"]), 2), "cpu_s": cpu}
 
 
+def _parse_files(paths: list[str]) -> float:
+    """Seconds to run the parser alone (``index_document``, no store, no orchestration) over ``paths``."""
+    from parsers.pipeline import PipelineSettings, index_document
+
+    settings = PipelineSettings()
+    t0 = time.perf_counter()
+    for path in paths:
+        index_document(path, Path(path).stem, settings)
+    return time.perf_counter() - t0
+
+
+def _import_parser(_: int) -> int:
+    import parsers.pipeline  # noqa: F401
+
+    return os.getpid()
+
+
+def parse_only_pair(paths: list[str]) -> dict[str, float]:
+    """The machine's own ceiling for the scale measure: the same files parsed in one process, then split in
+    half over two (spawned, warmed) processes. No Prefect, no Dask, no S3: what two cores give this work now."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    out: dict[str, float] = {}
+    for n in (1, 2):
+        with ProcessPoolExecutor(n, mp_context=multiprocessing.get_context("spawn")) as pool:
+            list(pool.map(_import_parser, range(n)))
+            pool.submit(_parse_files, paths[:2]).result()
+            t0 = time.perf_counter()
+            list(pool.map(_parse_files, [paths[i::n] for i in range(n)]))
+            out[f"{n}"] = round(time.perf_counter() - t0, 2)
+    return {"1_process_s": out["1"], "2_processes_s": out["2"], "ratio": round(out["2"] / out["1"], 3)}
+
+
 def bench_scale(docs: int, pages: int, runners: list[str], repeat: int = 2, server_pid: int | None = None) -> dict[str, Any]:
     """1 vs 2 workers per runner, the pairs run in ABBA order ``repeat`` times; each side's best time counts."""
     from flows.ingest import ingest
@@ -201,10 +235,19 @@ def bench_scale(docs: int, pages: int, runners: list[str], repeat: int = 2, serv
     proc, endpoint = start_moto_process()
     out: dict[str, Any] = {"docs": docs, "pages_per_doc": pages, "repeat": repeat}
     try:
-        upload(s3_client(endpoint), "scale", {f"d{i:04}.pdf": small_pdf(i, pages) for i in range(docs)})
+        bodies = {f"d{i:04}.pdf": small_pdf(i, pages) for i in range(docs)}
+        upload(s3_client(endpoint), "scale", bodies)
+        folder = Path(tempfile.mkdtemp(prefix="scale-files-"))
+        for name, body in bodies.items():
+            (folder / name).write_bytes(body)
+        paths = sorted(str(p) for p in folder.iterdir())
         ingest("s3://scale", store=tempfile.mkdtemp(prefix="warm-"), endpoint_url=endpoint, include=["d0000.pdf"])  # server warm-up
         pids = {"flow": [os.getpid()], "api_server": [server_pid] if server_pid else [], "moto": [proc.pid]}
         for kind in runners:
+            # The control, measured just before this runner's pairs: how much two cores speed up the parser alone.
+            control = parse_only_pair(paths)
+            print(f"  parser alone, 1 vs 2 processes: {control['1_process_s']} s vs {control['2_processes_s']} s",
+                  file=sys.stderr, flush=True)
             runs = []
             for n in range(repeat):
                 # ABBA: a load drift during the measurement hurts both sides alike.
@@ -220,7 +263,8 @@ def bench_scale(docs: int, pages: int, runners: list[str], repeat: int = 2, serv
             out[kind] = {"1_worker_s": best[1], "2_workers_s": best[2], "ratio": round(best[2] / best[1], 3),
                          "report_1_worker_s": body[1], "report_2_workers_s": body[2],
                          "report_ratio": round(body[2] / body[1], 3),
-                         "pair_ratios": [round(b["seconds"] / a["seconds"], 3) for a, b in _pairs(runs)], "runs": runs}
+                         "pair_ratios": [round(b["seconds"] / a["seconds"], 3) for a, b in _pairs(runs)],
+                         "parser_alone": control, "runs": runs}
     finally:
         proc.terminate()
         proc.wait(10)
@@ -482,6 +526,10 @@ def table(r: dict[str, Any]) -> str:
                         f"{s['1_worker_s']} s vs {s['2_workers_s']} s (x{s['ratio']}; pairs "
                         f"{', '.join(f'x{p}' for p in s.get('pair_ratios', []))}) | <= x0.6 | "
                         f"{'yes' if s['ratio'] <= TARGETS['scale_ratio'] else 'NO'} |")
+            if "parser_alone" in s:
+                c = s["parser_alone"]
+                rows.append(f"| ... control just before: the parser alone on the same files, 1 vs 2 processes (no Prefect, "
+                            f"Dask or S3) | {c['1_process_s']} s vs {c['2_processes_s']} s (x{c['ratio']}) | — | — |")
             if "report_ratio" in s:
                 rows.append(f"| ... the same runs, by the run report's duration (flow body, without Prefect's flow-run "
                             f"start and teardown) | {s['report_1_worker_s']} s vs {s['report_2_workers_s']} s "
