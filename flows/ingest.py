@@ -15,7 +15,7 @@ error is recorded in the report and, since nothing was published for it, it is
 tried again on the next run. Batches exist because a Prefect task run costs
 more orchestration than parsing a small PDF (benchmarks/results/ingest.md);
 they hold at most ``batch_size`` documents and ``batch_bytes`` of source objects,
-one batch per worker slot is in flight, and each is sized when a slot frees up,
+one batch per worker slot is in flight (plus one ready), each sized when a slot frees up,
 shrinking towards the end of the run (guided self-scheduling, ``next_batch``)
 so that the workers finish together. A batch that dies as a whole (its worker
 was killed) is re-run one document per task, so only a document that kills its
@@ -27,7 +27,6 @@ from __future__ import annotations
 import itertools
 import math
 import queue
-import statistics
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -52,6 +51,9 @@ DEFAULT_CHUNK = 500
 DEFAULT_DOC_TIMEOUT = 1800.0
 DEFAULT_BATCH = 64  # documents per task at most: a task run costs ~0.2 s of CPU; the tail is balanced by next_batch()
 DEFAULT_BATCH_BYTES = 8 * 2**20  # a larger document goes alone: it is worth its own task run
+#: What a Prefect task run costs the run, in seconds: submission in the flow, the worker's task-engine start and
+#: finish, dispatch (benchmarks/results/ingest.md: 0.15-0.3 s on a local Dask cluster). Sizes the least batch.
+TASK_RUN_SECONDS = 0.25
 
 
 @dataclass
@@ -161,9 +163,9 @@ def batches(items: Iterable[PlanItem], size: int, max_bytes: int, slots: int = 4
 def least_batch(overhead_s: float, doc_s: float, size: int) -> int:
     """The smallest batch worth a task run: as many documents as one task run's overhead would index.
 
-    Below it, a last batch ends sooner, but the run pays a task run's overhead (seconds, as measured on
-    this run) for less than that much work, so the workers finish later, not sooner. Small PDFs on a
-    local cluster: ~0.3 s per task run, ~0.06 s per document, so 5; documents of a second or more: 1.
+    Below it, a last batch ends sooner, but the run pays a task run's overhead (``TASK_RUN_SECONDS``) for
+    less than that much work, so the workers finish later, not sooner. ``doc_s`` is this run's mean so far.
+    Small PDFs: ~0.25 s per task run, ~0.06 s per document, so 4; documents of a second or more: 1.
     """
     if doc_s <= 0 or overhead_s <= 0:
         return 1
@@ -258,7 +260,8 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
                   batch_bytes: int = DEFAULT_BATCH_BYTES) -> None:
     """Index the 'index' items of the planned chunks in batches and record every item's outcome in ``report``.
 
-    One batch per free slot of the task runner: the next batch is sized (``next_batch``) and submitted when a
+    One batch per slot of the task runner is in flight, plus one ready for the first slot to free up (it hides
+    the submission and dispatch, ~0.1-0.2 s per task run); each next batch is sized (``next_batch``) when a
     running one finishes, so the last, small batches go to whichever worker frees up first. Submitting
     everything at once would leave that to the runner, and Dask assigns the first 2 x threads tasks of a
     group to workers as soon as they arrive, so a late small batch could wait behind a large one while
@@ -269,15 +272,12 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
     chunks_left = iter(items)
     pending: deque[PlanItem] = deque()  # planned, to submit
     reruns: deque[PlanItem] = deque()  # from a batch that died as a whole: one document per task
-    # id(future) -> (its documents, a re-run?, when submitted, in the first round?, the future)
-    running: dict[int, tuple[list[PlanItem], bool, float, bool, Any]] = {}
+    running: dict[int, tuple[list[PlanItem], bool, Any]] = {}  # id(future) -> (its documents, a re-run?, the future)
     finished: queue.SimpleQueue[Any] = queue.SimpleQueue()  # futures, as their task runs end
     slots = 0  # asked of the runner only once there is work (a Dask runner starts its cluster then)
     planned_all = False
     outstanding = done = 0
-    overheads: list[float] = []  # per finished batch: seconds from submission to result, less its documents' own
-    work = [0.0, 0]  # seconds and number of the documents in those batches
-    submitted_batches = 0
+    work = [0.0, 0]  # seconds and number of the documents indexed so far
 
     def plan_more() -> None:
         nonlocal planned_all, slots
@@ -298,27 +298,20 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
                 slots = runner_slots()
 
     def submit(group: list[PlanItem], rerun: bool) -> None:
-        nonlocal outstanding, submitted_batches
-        submitted = time.perf_counter()
+        nonlocal outstanding
         future = index_documents.submit([_job(item, spec) for item in group], store_uri, settings,
                                         store_endpoint, retry_base, doc_timeout)
-        # A worker's first task run also pays for its imports (seconds on a new cluster): not a task run's cost.
-        first_round = submitted_batches < slots
-        submitted_batches += 1
-        running[id(future)] = (group, rerun, submitted, first_round, future)
+        running[id(future)] = (group, rerun, future)
         outstanding += len(group)
         future.add_done_callback(finished.put)
 
     def collect(future: Any) -> None:
         nonlocal outstanding, done
-        group, rerun, submitted, first_round, _ = running.pop(id(future))
+        group, rerun, _ = running.pop(id(future))
         outstanding -= len(group)
         outcomes, crashed = _collect(group, future)
         if not crashed:
-            seconds = sum(o.seconds for o in outcomes)
-            if not first_round:
-                overheads.append(max(0.0, time.perf_counter() - submitted - seconds))
-            work[0] += seconds
+            work[0] += sum(o.seconds for o in outcomes)
             work[1] += len(group)
         if crashed and len(group) > 1:
             # The batch died as a whole (a worker killed by the OS or a crash in native code): run its documents
@@ -340,11 +333,11 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
 
     plan_more()
     while pending or reruns or running:
-        while (reruns or pending) and len(running) < max(slots, 1) and (not running or outstanding < max_in_flight):
+        while (reruns or pending) and len(running) <= max(slots, 1) and (not running or outstanding < max_in_flight):
             if reruns:
                 submit([reruns.popleft()], True)
             else:
-                least = least_batch(statistics.median(overheads), work[0] / work[1], batch_size) if overheads else 1
+                least = least_batch(TASK_RUN_SECONDS, work[0] / work[1], batch_size) if work[1] else 1
                 submit(next_batch(pending, batch_size, batch_bytes, slots, least), False)
             plan_more()
         collect(finished.get())
