@@ -313,9 +313,10 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
         if not crashed:
             work[0] += sum(o.seconds for o in outcomes)
             work[1] += len(group)
-        if crashed and len(group) > 1:
-            # The batch died as a whole (a worker killed by the OS or a crash in native code): run its documents
-            # again one per task, so that only the document that kills its worker fails, not its neighbours.
+        if crashed and not rerun:
+            # The batch died as a whole (a worker killed by the OS or a crash in native code, which also takes the
+            # batch queued behind it): run its documents again one per task, once, so that only the document that
+            # kills its worker fails, not its neighbours.
             logger.warning("a batch of %d documents failed (%s); re-running them one per task",
                            len(group), outcomes[0].error)
             reruns.extend(group)
