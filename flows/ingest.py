@@ -15,7 +15,7 @@ error is recorded in the report and, since nothing was published for it, it is
 tried again on the next run. Batches exist because a Prefect task run costs
 more orchestration than parsing a small PDF (benchmarks/results/ingest.md);
 they hold at most ``batch_size`` documents and ``batch_bytes`` of source objects,
-one batch per worker slot is in flight (plus one ready), each sized when a slot frees up,
+two batches per worker slot are in flight (one running, one ready), each sized when one finishes,
 shrinking towards the end of the run (guided self-scheduling, ``next_batch``)
 so that the workers finish together. A batch that dies as a whole (its worker
 was killed) is re-run one document per task, so only a document that kills its
@@ -260,9 +260,9 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
                   batch_bytes: int = DEFAULT_BATCH_BYTES) -> None:
     """Index the 'index' items of the planned chunks in batches and record every item's outcome in ``report``.
 
-    One batch per slot of the task runner is in flight, plus one ready for the first slot to free up (it hides
-    the submission and dispatch, ~0.1-0.2 s per task run); each next batch is sized (``next_batch``) when a
-    running one finishes, so the last, small batches go to whichever worker frees up first. Submitting
+    Two batches per slot of the task runner are in flight: one running, one ready (it hides the submission and
+    dispatch, ~0.1-0.2 s per task run). Each next batch is sized (``next_batch``) when one finishes, so the
+    last, small batches go to whichever worker frees up first. Submitting
     everything at once would leave that to the runner, and Dask assigns the first 2 x threads tasks of a
     group to workers as soon as they arrive, so a late small batch could wait behind a large one while
     another worker idles. The next chunk is planned while batches run, once fewer than a round of full
@@ -334,7 +334,7 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
 
     plan_more()
     while pending or reruns or running:
-        while (reruns or pending) and len(running) <= max(slots, 1) and (not running or outstanding < max_in_flight):
+        while (reruns or pending) and len(running) < 2 * max(slots, 1) and (not running or outstanding < max_in_flight):
             if reruns:
                 submit([reruns.popleft()], True)
             else:

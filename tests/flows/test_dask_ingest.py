@@ -163,25 +163,29 @@ def test_the_schedule_reads_a_dask_clusters_threads():
             assert runner_slots(runner) == 3  # the cluster's threads, not the default of 4
 
 
-def test_the_flow_keeps_one_batch_per_worker_plus_one_in_flight(prefect_harness, s3, moto_endpoint, tmp_path):
-    """The flow sizes and submits the next batch when a slot frees up, keeping one ready. Submitted all at once,
-    Dask would assign a task group's first 2 x threads tasks to workers on arrival, and a small late batch could
-    wait on a busy worker behind a large one while the other worker idles."""
+def _unfinished_tasks(dask_scheduler) -> int:
+    return sum(ts.state in ("waiting", "queued", "no-worker", "processing") for ts in dask_scheduler.tasks.values())
+
+
+def test_the_flow_keeps_two_batches_per_worker_in_flight(prefect_harness, s3, moto_endpoint, tmp_path):
+    """The flow sizes and submits the next batch when one finishes, keeping one ready per worker. Submitted all at
+    once, Dask would assign a task group's first 2 x threads tasks to workers on arrival, and a small late batch
+    could wait on a busy worker behind a large one while the other worker idles."""
     import threading
     import time
 
     from distributed import Client, LocalCluster
 
     src = new_bucket(s3, "window")
-    for i in range(16):
-        s3.put_object(Bucket=src, Key=f"d{i:02}.pdf", Body=pdf_bytes(f"Window {i}", pages=6))
+    for i in range(40):
+        s3.put_object(Bucket=src, Key=f"d{i:02}.pdf", Body=pdf_bytes(f"Window {i}", pages=3))
     held: list[int] = []
     stop = threading.Event()
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         def watch() -> None:
             while not stop.is_set():
-                held.append(sum(len(keys) for keys in client.processing().values()))
+                held.append(client.run_on_scheduler(_unfinished_tasks))
                 time.sleep(0.02)
 
         watcher = threading.Thread(target=watch, daemon=True)
@@ -192,7 +196,7 @@ def test_the_flow_keeps_one_batch_per_worker_plus_one_in_flight(prefect_harness,
         finally:
             stop.set()
             watcher.join(5)
-    assert report["counts"]["new"] == 16 and report["counts"]["failed"] == 0
-    # 16 documents on 2 slots: 3 to 5 batches (8, 4, then the rest by the least batch); submitted together, the
-    # cluster would have held 4 of them at once.
-    assert held and max(held) <= 3, max(held)
+    assert report["counts"]["new"] == 40 and report["counts"]["failed"] == 0
+    # 40 documents on 2 slots: 20, 10, 5, 3 submitted at once, then the rest; submitted together, the batches
+    # would have been 20, 10, 5, 3, 1, 1, all on the cluster at once.
+    assert held and max(held) == 4, max(held)
