@@ -26,6 +26,7 @@ import json
 import os
 import platform
 import resource
+import shutil
 import socket
 import subprocess
 import sys
@@ -234,10 +235,10 @@ def bench_scale(docs: int, pages: int, runners: list[str], repeat: int = 2, serv
 
     proc, endpoint = start_moto_process()
     out: dict[str, Any] = {"docs": docs, "pages_per_doc": pages, "repeat": repeat}
+    folder = Path(tempfile.mkdtemp(prefix="scale-files-"))  # the same files on disk, for the parser-alone control
     try:
         bodies = {f"d{i:04}.pdf": small_pdf(i, pages) for i in range(docs)}
         upload(s3_client(endpoint), "scale", bodies)
-        folder = Path(tempfile.mkdtemp(prefix="scale-files-"))
         for name, body in bodies.items():
             (folder / name).write_bytes(body)
         paths = sorted(str(p) for p in folder.iterdir())
@@ -268,6 +269,7 @@ def bench_scale(docs: int, pages: int, runners: list[str], repeat: int = 2, serv
     finally:
         proc.terminate()
         proc.wait(10)
+        shutil.rmtree(folder, ignore_errors=True)
     return out
 
 

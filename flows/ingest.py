@@ -262,11 +262,11 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
 
     Two batches per slot of the task runner are in flight: one running, one ready (it hides the submission and
     dispatch, ~0.1-0.2 s per task run). Each next batch is sized (``next_batch``) when one finishes, so the
-    last, small batches go to whichever worker frees up first. Submitting
-    everything at once would leave that to the runner, and Dask assigns the first 2 x threads tasks of a
-    group to workers as soon as they arrive, so a late small batch could wait behind a large one while
-    another worker idles. The next chunk is planned while batches run, once fewer than a round of full
-    batches is left to submit; at most ``max_in_flight`` documents are submitted and unfinished.
+    last, small batches go to whichever worker frees up first. Submitting everything at once would leave that
+    to the runner, and Dask assigns the first 2 x threads tasks of a group to workers as soon as they arrive,
+    so a late small batch could wait behind a large one while another worker idles. The next chunk is planned
+    while batches run, once fewer than a round of full batches is left to submit; at most ``max_in_flight``
+    documents are submitted and unfinished.
     """
     logger = get_run_logger()
     chunks_left = iter(items)
