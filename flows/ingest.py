@@ -136,12 +136,12 @@ def next_batch(pending: deque[PlanItem], size: int, max_bytes: int, slots: int =
     and ``size`` documents and ``max_bytes`` of source objects (a larger document goes alone).
 
     Guided self-scheduling (Polychronopoulos & Kuck, 1987): the first batches are large (few Prefect task
-    runs: each costs ~0.2 s of CPU across the flow, the worker and the API server), the last ones hold one
-    document, so no worker is left idle while another works through a full batch. ``run_documents`` takes a
-    batch only when a slot is free, so the schedule does not depend on how a task runner queues work. With
-    few documents it spreads them: three changed documents on a nightly run still go to three workers.
-    ``least`` (``least_batch``) stops the shrinking where a smaller batch would cost more in task-run
-    overhead than it saves in balance.
+    runs: each costs ~0.2 s of CPU across the flow, the worker and the API server), the last ones small, so
+    no worker is left idle while another works through a full batch. ``run_documents`` sizes a batch when
+    one finishes, so the schedule does not depend on how a task runner queues work. With few documents it
+    spreads them: three changed documents on a nightly run still go to three workers. ``least``
+    (``least_batch``) stops the shrinking where a smaller batch would cost more in task-run overhead than it
+    saves in balance.
     """
     cap = max(1, min(size, max(least, math.ceil(len(pending) / max(1, slots)))))
     group = [pending.popleft()]
@@ -272,11 +272,12 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
     chunks_left = iter(items)
     pending: deque[PlanItem] = deque()  # planned, to submit
     reruns: deque[PlanItem] = deque()  # from a batch that died as a whole: one document per task
-    running: dict[int, tuple[list[PlanItem], bool, Any]] = {}  # id(future) -> (its documents, a re-run?, the future)
+    # id(future) -> (its documents, a re-run?, the future: held so that its id is not reused while it runs)
+    running: dict[int, tuple[list[PlanItem], bool, Any]] = {}
     finished: queue.SimpleQueue[Any] = queue.SimpleQueue()  # futures, as their task runs end
     slots = 0  # asked of the runner only once there is work (a Dask runner starts its cluster then)
     planned_all = False
-    outstanding = done = 0
+    done = 0
     work = [0.0, 0]  # seconds and number of the documents indexed so far
 
     def plan_more() -> None:
@@ -298,17 +299,14 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
                 slots = runner_slots()
 
     def submit(group: list[PlanItem], rerun: bool) -> None:
-        nonlocal outstanding
         future = index_documents.submit([_job(item, spec) for item in group], store_uri, settings,
                                         store_endpoint, retry_base, doc_timeout)
         running[id(future)] = (group, rerun, future)
-        outstanding += len(group)
         future.add_done_callback(finished.put)
 
     def collect(future: Any) -> None:
-        nonlocal outstanding, done
+        nonlocal done
         group, rerun, _ = running.pop(id(future))
-        outstanding -= len(group)
         outcomes, crashed = _collect(group, future)
         if not crashed:
             work[0] += sum(o.seconds for o in outcomes)
@@ -332,9 +330,13 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
         logger.info("[%d] %d documents: %s; %.2fs", done, len(group),
                     ", ".join(f"{o.doc_id} {o.status}" for o in outcomes), sum(o.seconds for o in outcomes))
 
+    def room() -> bool:
+        outstanding = sum(len(group) for group, _, _ in running.values())  # at most 2 x slots batches
+        return len(running) < 2 * max(slots, 1) and (not running or outstanding < max_in_flight)
+
     plan_more()
     while pending or reruns or running:
-        while (reruns or pending) and len(running) < 2 * max(slots, 1) and (not running or outstanding < max_in_flight):
+        while (reruns or pending) and room():
             if reruns:
                 submit([reruns.popleft()], True)
             else:

@@ -13,10 +13,10 @@ from typing import Any
 
 RUNNERS = ("threads", "processes", "dask")
 
-#: Scheduler setting for a Dask cluster that runs pagetree: a worker is handed its next task only when it has a
-#: free thread. Dask's default (1.1) also gives each single-threaded worker a second task to hold in reserve;
-#: with batches that shrink towards the end of a run (flows.ingest.batches), a small late batch then waits on a
-#: busy worker behind a large one while the other worker idles (0.4-0.6 s of a 7 s two-worker run here).
+#: Scheduler setting for the temporary Dask cluster: a worker is handed a queued task only when it has a free
+#: thread (Dask's default, 1.1, lets a single-threaded worker hold a second one in reserve). The ingest flow
+#: bounds what it has in flight itself (two batches per thread, flows.ingest.run_documents) and no longer
+#: depends on this setting, so an existing cluster needs none; the temporary cluster keeps it.
 DASK_SCHEDULER_CONFIG = {"distributed.scheduler.worker-saturation": 1.0}
 
 
