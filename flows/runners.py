@@ -13,19 +13,24 @@ from typing import Any
 
 RUNNERS = ("threads", "processes", "dask")
 
-#: Scheduler setting for the temporary Dask cluster: a worker is handed a queued task only when it has a free
-#: thread (Dask's default, 1.1, lets a single-threaded worker hold a second one in reserve). The ingest flow
-#: bounds what it has in flight itself (two batches per thread, flows.ingest.run_documents) and no longer
-#: depends on this setting, so an existing cluster needs none; the temporary cluster keeps it.
-DASK_SCHEDULER_CONFIG = {"distributed.scheduler.worker-saturation": 1.0}
+#: Settings of the temporary Dask cluster (scheduler, nannies and workers):
+#: - ``worker-saturation`` 1.0: a worker is handed a queued task only when it has a free thread (Dask's default,
+#:   1.1, lets a single-threaded worker hold a second one in reserve). The ingest flow bounds what it has in
+#:   flight itself (two batches per thread, flows.ingest.run_documents), so an existing cluster needs none.
+#: - ``admin.tick.interval`` 500 ms: every Dask server wakes its event loop each 20 ms by default to measure how
+#:   responsive it is (a warning after 3 s blocked). pagetree's tasks run for seconds; at 20 ms an idle
+#:   2-worker cluster used 0.74 s of CPU per 10 s, at 500 ms 0.31 s, and 200 documents parsed on 2 workers
+#:   took 4.39-4.49 s instead of 4.64-4.74 s (benchmarks/results/ingest.md). Workers that preload
+#:   flows.worker_setup slow their own tick the same way on an existing cluster.
+DASK_CLUSTER_CONFIG = {"distributed.scheduler.worker-saturation": 1.0, "distributed.admin.tick.interval": "500ms"}
 
 
 def local_cluster(**kwargs: Any) -> Any:
-    """A ``distributed.LocalCluster`` whose scheduler uses ``DASK_SCHEDULER_CONFIG``."""
+    """A ``distributed.LocalCluster`` with ``DASK_CLUSTER_CONFIG`` (its nannies hand it to the workers)."""
     import dask
     from distributed import LocalCluster
 
-    with dask.config.set(DASK_SCHEDULER_CONFIG):
+    with dask.config.set(DASK_CLUSTER_CONFIG):
         return LocalCluster(**kwargs)
 
 

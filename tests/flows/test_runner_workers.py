@@ -114,3 +114,32 @@ def test_the_runners_dask_cluster_hands_a_worker_one_task_at_a_time():
         assert held(local_cluster) == 1  # the runner's cluster: one at a time, whatever the ambient default
     runner = make_task_runner("dask", 2)
     assert runner.cluster_class == "flows.runners.local_cluster"
+
+
+async def _ticks(dask_worker=None, dask_scheduler=None) -> int:
+    """Event-loop ticks a Dask server takes in one second (its responsiveness probe, distributed.admin.tick);
+    a coroutine, so that it waits on the server's event loop without blocking it."""
+    import asyncio
+
+    server = dask_worker or dask_scheduler
+    before = server._tick_counter
+    await asyncio.sleep(1.0)
+    return server._tick_counter - before
+
+
+def test_the_runners_cluster_and_preloaded_workers_tick_every_500_ms_not_20():
+    from distributed import Client, LocalCluster
+
+    from flows.runners import local_cluster
+
+    plain = dict(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None)
+    with LocalCluster(**plain) as cluster, Client(cluster) as client:
+        assert next(iter(client.run(_ticks).values())) >= 20  # Dask's default: every 20 ms
+    # The runner's temporary cluster: scheduler and workers alike.
+    with local_cluster(**plain) as cluster, Client(cluster) as client:
+        assert next(iter(client.run(_ticks).values())) <= 3
+        assert client.run_on_scheduler(_ticks) <= 3
+    # An existing cluster configured by someone else, whose workers preload flows.worker_setup.
+    with LocalCluster(**plain, preload=["flows.worker_setup"]) as cluster, Client(cluster) as client:
+        assert next(iter(client.run(_ticks).values())) <= 3
+        assert client.run_on_scheduler(_ticks) >= 20  # the scheduler is the operator's (docs/operations.md)
