@@ -38,7 +38,7 @@ from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
 from flows.document import cached_source, index_documents, open_spec, open_store, settings_from
-from flows.report import DocOutcome, RunReport, new_run_id
+from flows.report import DocOutcome, RunReport, new_run_id, utc_now
 from flows.sources import LocalSource, SourceObject, default_doc_id
 from index_store.errors import StoreError
 from index_store.layout import check_doc_id
@@ -373,7 +373,7 @@ def run_ingest(
     pipeline = settings_from(settings)
     fingerprint = pipeline.fingerprint()
     report = RunReport(run_id=run_id or new_run_id(), flow=flow_name, source=source, store=store,
-                       fingerprint=fingerprint, started_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+                       fingerprint=fingerprint, started_at=utc_now())
     spec = source_spec(source, include, exclude, endpoint_url, source_max_attempts)
     src = None
     if objects is None:

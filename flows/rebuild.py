@@ -10,7 +10,6 @@ gone is reported and its index kept.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import unquote, urlparse
@@ -21,7 +20,7 @@ from prefect.cache_policies import NO_CACHE
 from flows.document import cached_source
 from flows.ingest import (DEFAULT_BATCH, DEFAULT_CHUNK, DEFAULT_DOC_TIMEOUT, PlanItem, chunks, open_spec, open_store,
                           publish_report, run_documents, settings_from, source_spec)
-from flows.report import DocOutcome, RunReport, new_run_id
+from flows.report import DocOutcome, RunReport, new_run_id, utc_now
 from flows.sources import ObjectError, ObjectGone, SourceError, SourceObject
 
 
@@ -107,7 +106,7 @@ def rebuild_stale(
     logger = get_run_logger()
     fingerprint = settings_from(settings).fingerprint()
     report = RunReport(run_id=new_run_id(), flow="rebuild-stale", source="(recorded per document)", store=store,
-                       fingerprint=fingerprint, started_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+                       fingerprint=fingerprint, started_at=utc_now())
     store_obj = open_store(store, store_endpoint_url)
     filters = {"doc_prefix": doc_prefix, "source_prefix": source_prefix, "published_before": published_before}
     report.notes.append("filters: " + ", ".join(f"{k}={v}" for k, v in filters.items() if v) if any(filters.values())

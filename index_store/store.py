@@ -20,7 +20,8 @@ from index_store.model import Tree
 
 
 def utcnow() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    """ISO 8601 UTC to the millisecond: versions published within one second still sort by creation."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def sha256_bytes(data: bytes) -> str:

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,15 @@ def test_concurrent_publishers_never_corrupt_latest(tmp_path: Path) -> None:
     latest = json.loads((tmp_path / "docs/d1/latest.json").read_text())
     assert latest["version"] in versions
     assert len(Store(str(tmp_path)).versions("d1")) == len(versions)
+
+
+def test_versions_published_within_one_second_keep_their_order(tmp_path: Path) -> None:
+    """Version ids are content hashes: within one second only created_at's milliseconds order them."""
+    store = Store(str(tmp_path))
+    versions = ["f" * 16, "0" * 16, "8" * 16]  # hash order is not publication order
+    for v in versions:
+        publish_document(store, **_doc("d1", v))
+        time.sleep(0.005)
+    assert [m["version"] for m in store.versions("d1")] == versions
+    assert sorted(v for _, v in store.gc(keep=1)) == sorted(versions[:2])
+    assert store.latest("d1")["version"] == versions[-1]

@@ -22,6 +22,7 @@ def _reply(rec):
 
 
 def _last_run(store: str) -> dict:
+    """The newest run report (``started_at`` is to the millisecond: two runs within a second still sort)."""
     runs = [json.loads(p.read_text()) for p in Path(store, "runs").glob("*.json")]
     return sorted(runs, key=lambda r: r["started_at"])[-1]
 
