@@ -38,11 +38,11 @@ from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
 from flows.document import cached_source, index_documents, open_spec, open_store, settings_from
-from flows.report import DocOutcome, RunReport, new_run_id, utc_now
+from flows.report import DocOutcome, RunReport, new_run_id
 from flows.sources import LocalSource, SourceObject, default_doc_id
 from index_store.errors import StoreError
 from index_store.layout import check_doc_id
-from index_store.store import Store
+from index_store.store import Store, utcnow
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_DOC_TIMEOUT", "PlanItem", "chunks", "ingest", "index_files", "open_spec",
            "open_store", "publish_report", "run_documents", "settings_from", "source_spec"]
@@ -373,7 +373,7 @@ def run_ingest(
     pipeline = settings_from(settings)
     fingerprint = pipeline.fingerprint()
     report = RunReport(run_id=run_id or new_run_id(), flow=flow_name, source=source, store=store,
-                       fingerprint=fingerprint, started_at=utc_now())
+                       fingerprint=fingerprint, started_at=utcnow())
     spec = source_spec(source, include, exclude, endpoint_url, source_max_attempts)
     src = None
     if objects is None:

@@ -8,15 +8,11 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from index_store.store import utcnow  # to the millisecond: runs started within a second still sort
+
 
 def new_run_id() -> str:
     return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ") + "-" + uuid.uuid4().hex[:8]
-
-
-def utc_now() -> str:
-    """ISO 8601 UTC time to the millisecond (``2026-11-30T15:39:21.054Z``): run reports of runs started in the
-    same second still sort in the order they ran."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 @dataclass
@@ -53,7 +49,7 @@ class RunReport:
     _t0: float = field(default_factory=time.perf_counter, repr=False)
 
     def finish(self) -> "RunReport":
-        self.finished_at = utc_now()
+        self.finished_at = utcnow()
         self.duration_seconds = round(time.perf_counter() - self._t0, 3)
         return self
 

@@ -20,7 +20,8 @@ from index_store.model import Tree
 
 
 def utcnow() -> str:
-    """ISO 8601 UTC to the millisecond: versions published within one second still sort by creation."""
+    """ISO 8601 UTC to the millisecond (``2026-11-30T15:39:21.054Z``): versions published, and runs started,
+    within one second still sort in the order they happened."""
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
