@@ -38,6 +38,7 @@ from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
 from flows.document import cached_source, index_documents, open_spec, open_store, settings_from
+from flows.prefect_compat import unjoined_heartbeats
 from flows.report import DocOutcome, RunReport, new_run_id
 from flows.sources import LocalSource, SourceObject, default_doc_id
 from index_store.errors import StoreError
@@ -54,6 +55,10 @@ DEFAULT_BATCH_BYTES = 8 * 2**20  # a larger document goes alone: it is worth its
 #: What a Prefect task run costs the run, in seconds: submission in the flow, the worker's task-engine start and
 #: finish, dispatch (benchmarks/results/ingest.md: 0.15-0.3 s on a local Dask cluster). Sizes the least batch.
 TASK_RUN_SECONDS = 0.25
+
+# Here, not in flows/__init__.py: every flow module imports this one (rebuild, maintenance), and the query
+# commands of the `pagetree` CLI, which import the flows package without Prefect, stay fast to start.
+unjoined_heartbeats()
 
 
 @dataclass

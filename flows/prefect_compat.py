@@ -1,4 +1,5 @@
-"""A work-around for Prefect behaviour that costs every pagetree flow call, applied when ``flows`` is imported.
+"""A work-around for Prefect behaviour that costs every pagetree flow call, applied when ``flows.ingest`` (which
+every flow module imports) is imported.
 
 Prefect 3.9's synchronous flow engine joins its heartbeat thread when a flow run ends
 (``prefect.flow_engine._send_heartbeats`` with ``join_on_exit=True``). That thread sleeps in

@@ -9,7 +9,7 @@ from prefect import flow_engine
 
 from prefect.settings import get_current_settings
 
-import flows  # noqa: F401  (applies the work-around)
+import flows.ingest  # noqa: F401  (applies the work-around)
 
 
 MARKS: list[float] = []
