@@ -43,7 +43,7 @@ from flows.report import DocOutcome, RunReport, new_run_id
 from flows.sources import LocalSource, SourceObject, default_doc_id
 from index_store.errors import StoreError
 from index_store.layout import check_doc_id
-from index_store.store import Store, utcnow
+from index_store.store import Store
 
 __all__ = ["DEFAULT_CHUNK", "DEFAULT_DOC_TIMEOUT", "PlanItem", "chunks", "ingest", "index_files", "open_spec",
            "open_store", "publish_report", "run_documents", "settings_from", "source_spec"]
@@ -378,7 +378,7 @@ def run_ingest(
     pipeline = settings_from(settings)
     fingerprint = pipeline.fingerprint()
     report = RunReport(run_id=run_id or new_run_id(), flow=flow_name, source=source, store=store,
-                       fingerprint=fingerprint, started_at=utcnow())
+                       fingerprint=fingerprint)
     spec = source_spec(source, include, exclude, endpoint_url, source_max_attempts)
     src = None
     if objects is None:

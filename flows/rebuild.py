@@ -22,7 +22,6 @@ from flows.ingest import (DEFAULT_BATCH, DEFAULT_CHUNK, DEFAULT_DOC_TIMEOUT, Pla
                           publish_report, run_documents, settings_from, source_spec)
 from flows.report import DocOutcome, RunReport, new_run_id
 from flows.sources import ObjectError, ObjectGone, SourceError, SourceObject
-from index_store.store import utcnow
 
 
 def is_stale(latest: dict[str, Any], fingerprint: str, doc_prefix: str | None = None, source_prefix: str | None = None,
@@ -107,7 +106,7 @@ def rebuild_stale(
     logger = get_run_logger()
     fingerprint = settings_from(settings).fingerprint()
     report = RunReport(run_id=new_run_id(), flow="rebuild-stale", source="(recorded per document)", store=store,
-                       fingerprint=fingerprint, started_at=utcnow())
+                       fingerprint=fingerprint)
     store_obj = open_store(store, store_endpoint_url)
     filters = {"doc_prefix": doc_prefix, "source_prefix": source_prefix, "published_before": published_before}
     report.notes.append("filters: " + ", ".join(f"{k}={v}" for k, v in filters.items() if v) if any(filters.values())

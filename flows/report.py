@@ -40,7 +40,7 @@ class RunReport:
     source: str
     store: str
     fingerprint: str
-    started_at: str
+    started_at: str = field(default_factory=utcnow)  # with _t0 below: when the report (the run) began
     finished_at: str | None = None
     duration_seconds: float = 0.0
     documents: list[DocOutcome] = field(default_factory=list)
