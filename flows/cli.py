@@ -24,6 +24,22 @@ def _add_store(p: argparse.ArgumentParser) -> None:
     p.add_argument("--store", default=None, help=f"index store: folder or s3://bucket/prefix (default: $PAGETREE_STORE or {DEFAULT_STORE})")
 
 
+def _doc_id(value: str) -> str:
+    """argparse type: a bad --doc-id is a usage error (exit 2) before anything starts."""
+    from index_store.errors import InvalidDocId
+    from index_store.layout import check_doc_id
+
+    try:
+        return check_doc_id(value)
+    except InvalidDocId as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _replace_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--replace", action="store_true",
+                   help="index a file under a doc id whose latest.json names another source (refused by default)")
+
+
 def _pipeline_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--page-group-size", type=int, default=None, help="pages per node when no structure is found (default 10)")
     p.add_argument("--no-ocr", action="store_true", help="never OCR pages without a text layer")
@@ -71,9 +87,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("index", help="index PDF files directly (through the ingest flow)")
     p.add_argument("paths", nargs="+")
-    p.add_argument("--doc-id", default=None, help="document id (only with a single file)")
+    p.add_argument("--doc-id", default=None, type=_doc_id, help="document id (only with a single file)")
     _add_store(p)
     _pipeline_args(p)
+    _replace_arg(p)
 
     p = sub.add_parser("ingest", help="index new and changed PDFs under a folder or s3:// prefix")
     p.add_argument("source")
@@ -86,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-size", type=int, default=None, help="skip (and report) objects larger than this many bytes")
     p.add_argument("--tombstone-removed", action="store_true",
                    help="mark documents that disappeared from the source in their latest.json (never deleted)")
+    _replace_arg(p)
 
     p = sub.add_parser("rebuild-stale", help="re-index documents whose latest version was built by another pipeline")
     p.add_argument("--doc-prefix", default=None, help="only documents whose id starts with this")
@@ -198,7 +216,8 @@ def _run_flow(args: argparse.Namespace) -> int:
         paths = [p for p in args.paths if p not in missing]
         report: dict[str, Any] = {"documents": [], "failures": []}
         if paths:
-            report = index_files(paths, store=store, settings=_settings(args), doc_ids=[args.doc_id] if args.doc_id else None)
+            report = index_files(paths, store=store, settings=_settings(args), doc_ids=[args.doc_id] if args.doc_id else None,
+                                 replace=args.replace)
     else:
         from flows.rebuild import rebuild_stale
         from flows.runners import with_runner
@@ -213,7 +232,7 @@ def _run_flow(args: argparse.Namespace) -> int:
         else:
             report = with_runner(ingest, args.task_runner, args.workers, args.dask_address)(
                 args.source, include=args.include, exclude=args.exclude, max_size=args.max_size,
-                tombstone_removed=args.tombstone_removed, **common)
+                tombstone_removed=args.tombstone_removed, replace=args.replace, **common)
     if getattr(args, "json", False):
         print(json.dumps(report, indent=1))
     else:

@@ -154,7 +154,8 @@ def refresh_latest_source(store: Store, doc_id: str, obj: SourceObject, version:
     """Same content under a new etag/key (a touched object): record the new etag in ``latest`` (the document's
     latest.json as just read), publish nothing."""
     src = latest.get("source") or {}
-    if src.get("etag") == obj.etag and src.get("bytes") == obj.size and not latest.get("removed_from_source"):
+    if (src.get("etag") == obj.etag and src.get("bytes") == obj.size and src.get("uri") == obj.uri
+            and not latest.get("removed_from_source")):
         return
     manifest = store.manifest(doc_id, version)
     extra = {k: v for k, v in latest.items() if k not in ("version", "published_at", "removed_from_source")}

@@ -37,6 +37,7 @@ from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
+from flows.claims import claim_problem, collision_message, collisions, owner
 from flows.document import cached_source, index_documents, open_spec, open_store, settings_from
 from flows.prefect_compat import unjoined_heartbeats
 from flows.report import DocOutcome, RunReport, new_run_id
@@ -69,6 +70,7 @@ class PlanItem:
     status: str  # new | changed | unchanged | rebuilt | failed | skipped
     reason: str = ""
     spec: dict[str, Any] | None = None  # the source to fetch from, when not the run's own (rebuilds)
+    kind: str = ""  # the report's error kind of a failed or skipped item, when not the action's default
 
 
 def source_spec(uri: str, include: list[str] | None = None, exclude: list[str] | None = None,
@@ -112,8 +114,9 @@ def _decide(obj: SourceObject, doc_id: str, latest: dict[str, Any] | None, finge
 
 @task(name="plan", retries=2, retry_delay_seconds=[1, 5], cache_policy=NO_CACHE)
 def plan(store_uri: str, objects: list[SourceObject], fingerprint: str, doc_ids: dict[str, str] | None = None,
-         max_size: int | None = None, store_endpoint: str | None = None) -> list[PlanItem]:
-    """Decide per object: skip (etag+size+fingerprint match latest), index, or reject (bad id, too large)."""
+         max_size: int | None = None, store_endpoint: str | None = None, replace: bool = False) -> list[PlanItem]:
+    """Decide per object: skip (etag+size+fingerprint match latest), index, or reject (bad id, too large, an
+    unreadable entry, an id claimed by two objects or, unless ``replace``, by another source: flows.claims)."""
     store = open_store(store_uri, store_endpoint)
     resolved: list[tuple[SourceObject, str | None, str]] = []
     for obj in objects:
@@ -126,12 +129,23 @@ def plan(store_uri: str, objects: list[SourceObject], fingerprint: str, doc_ids:
     # latest.json reads are small round trips: overlap them so 1,000 documents take seconds, not minutes.
     with ThreadPoolExecutor(max_workers=16) as pool:
         latest = dict(zip(wanted, pool.map(store.latest, wanted)))
+    clash = collisions((doc_id, obj.uri) for obj, doc_id, _ in resolved if doc_id and not obj.problem)
     items = []
     for obj, doc_id, error in resolved:
         if doc_id is None:
             items.append(PlanItem(obj, obj.key, "failed", "failed", error))
+        elif obj.problem:
+            action = "skipped" if obj.problem_kind == "symlink_outside" else "failed"
+            items.append(PlanItem(obj, doc_id, action, action, obj.problem, kind=obj.problem_kind or ""))
+        elif doc_id in clash:
+            items.append(PlanItem(obj, doc_id, "failed", "failed", collision_message(doc_id, clash[doc_id]), kind="collision"))
+        elif why := claim_problem(doc_id, obj.uri, latest[doc_id], replace):
+            items.append(PlanItem(obj, doc_id, "failed", "failed", why, kind="other_source"))
         else:
-            items.append(_decide(obj, doc_id, latest[doc_id], fingerprint, max_size))
+            item = _decide(obj, doc_id, latest[doc_id], fingerprint, max_size)
+            if item.action == "unchanged" and owner(latest[doc_id]) not in (None, obj.uri):  # --replace: take the id over
+                item = PlanItem(obj, doc_id, "index", "changed", f"replaces {owner(latest[doc_id])} (--replace)")
+            items.append(item)
     return items
 
 
@@ -251,7 +265,12 @@ def tombstone(store: Store, doc_id: str, run_id: str) -> None:
 def publish_report(report: RunReport, store: Store) -> None:
     """The JSON report in the store is the record; the Prefect artifact is a convenience."""
     logger = get_run_logger()
-    store.put_run(report.run_id, report.to_dict())
+    try:
+        store.put_run(report.run_id, report.to_dict())
+    except Exception as exc:  # a full disk, a denied write: the run's outcome still reaches the caller
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        report.report_error = f"could not write the run report runs/{report.run_id}.json: {type(exc).__name__}: {first}"
+        logger.error(report.report_error)
     try:
         create_markdown_artifact(key=f"{report.flow}-report", markdown=report.to_markdown(),
                                  description=f"pagetree run {report.run_id}")
@@ -296,7 +315,7 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
                 if item.action == "index":
                     pending.append(item)
                 else:
-                    kind = {"failed": "invalid_id", "skipped": "too_large"}.get(item.action)
+                    kind = item.kind or {"failed": "invalid_id", "skipped": "too_large"}.get(item.action)
                     report.documents.append(DocOutcome(item.doc_id, item.obj.uri, item.status, reason=item.reason or None,
                                                        error=item.reason if item.action == "failed" else None,
                                                        error_kind=kind))
@@ -372,6 +391,7 @@ def run_ingest(
     retry_base: float = 2.0,
     source_max_attempts: int = 5,
     batch_size: int = DEFAULT_BATCH,
+    replace: bool = False,
 ) -> RunReport:
     """The body shared by the flows below: discover, plan per chunk, index+publish each, report."""
     logger = get_run_logger()
@@ -389,11 +409,13 @@ def run_ingest(
     else:
         objects_iter = objects
     seen: set[str] = set()
+    claimed: dict[str, str] = {}  # doc id -> the source object that took it in an earlier chunk of this run
     store_obj = open_store(store, store_endpoint)
 
     def planned() -> Iterator[list[PlanItem]]:
         for chunk in chunks(objects_iter, chunk_size):
-            items = plan(store, chunk, fingerprint, doc_ids, max_size, store_endpoint)
+            items = plan(store, chunk, fingerprint, doc_ids, max_size, store_endpoint, replace=replace)
+            items = [claim(item, claimed) for item in items]
             seen.update(i.doc_id for i in items)
             logger.info("planned %d objects: %d to index, %d unchanged", len(items),
                         sum(i.action == "index" for i in items), sum(i.action == "unchanged" for i in items))
@@ -429,6 +451,7 @@ def ingest(
     retry_base_seconds: float = 2.0,
     source_max_attempts: int = 5,
     batch_size: int = DEFAULT_BATCH,
+    replace: bool = False,
 ) -> dict[str, Any]:
     """Index every new or changed PDF under ``source`` (folder or s3://bucket/prefix) into ``store``.
 
@@ -437,19 +460,20 @@ def ingest(
     planned per step (bounds memory); ``doc_timeout``: seconds per document; ``tombstone_removed``: mark
     documents that disappeared from the source in their latest.json (never deleted);
     ``retry_base_seconds``: first backoff of download/publish retries; ``source_max_attempts``: the S3 client's
-    own attempts; ``batch_size``: documents per Prefect task at most (1: a task run per document).
+    own attempts; ``batch_size``: documents per Prefect task at most (1: a task run per document);
+    ``replace``: index an object under an id whose latest.json names another source (refused otherwise).
     """
     return run_ingest(source, store, settings, flow_name="ingest", include=include, exclude=exclude,
                       endpoint_url=endpoint_url, store_endpoint=store_endpoint_url, max_size=max_size,
                       chunk_size=chunk_size, doc_timeout=doc_timeout, tombstone_removed=tombstone_removed,
                       retry_base=retry_base_seconds, source_max_attempts=source_max_attempts,
-                      batch_size=batch_size).to_dict()
+                      batch_size=batch_size, replace=replace).to_dict()
 
 
 @flow(name="index-files")
 def index_files(paths: list[str], store: str = "./index", settings: dict[str, Any] | None = None,
-                doc_ids: list[str] | None = None) -> dict[str, Any]:
-    """Index explicit files (``pagetree index``); ``doc_ids`` overrides the id per file."""
+                doc_ids: list[str] | None = None, replace: bool = False) -> dict[str, Any]:
+    """Index explicit files (``pagetree index``); ``doc_ids`` overrides the id per file; ``replace`` as in ``ingest``."""
     from pathlib import Path
 
     objects: list[SourceObject] = []

@@ -8,8 +8,10 @@ without downloading them.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fnmatch
 import os
+import stat
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Iterator, Protocol
@@ -66,6 +68,10 @@ class SourceObject:
     size: int
     etag: str  # a cheap change token: S3 ETag, or mtime+size for local files
     last_modified: str | None = None
+    # Set when the listing found the entry but it cannot be read (dangling symlink, FIFO, permission error,
+    # a symlink leaving the source folder): the planner records one row for it and never fetches it.
+    problem: str | None = None
+    problem_kind: str | None = None  # unreadable | gone | not_a_file | symlink_outside
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -102,20 +108,77 @@ class LocalSource:
             raise SourceError(f"source folder does not exist: {self.root}")
 
     def list(self) -> Iterator[SourceObject]:
+        """Every matching file, sorted per folder. An entry that cannot be read is listed with its ``problem``
+        (one row in the run report) instead of stopping the listing; symlinks are followed only while their
+        target stays inside the source folder, and folders are never entered through a symlink."""
         if self.root.is_file():
-            yield self._object(self.root, self.root.name)
+            yield self._entry(self.root, self.root.name)
             return
-        for dirpath, dirnames, filenames in os.walk(self.root):
+        errors: list[OSError] = []
+        for dirpath, dirnames, filenames in os.walk(self.root, onerror=errors.append):
+            yield from self._unlisted(errors)
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            for name in dirnames:
+                path = Path(dirpath) / name
+                if path.is_symlink() and not self._inside(path):
+                    yield self._problem(path, self._key(path), "symlink_outside",
+                                        "symlink to a folder outside the source folder: not followed")
             for name in sorted(filenames):
                 path = Path(dirpath) / name
-                key = path.relative_to(self.root).as_posix()
+                key = self._key(path)
                 if name.startswith(".") or not _matches(key, self.include, self.exclude):
                     continue
-                yield self._object(path, key)
+                yield self._entry(path, key)
+        yield from self._unlisted(errors)
 
-    def _object(self, path: Path, key: str) -> SourceObject:
-        st = path.stat()
+    def _key(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def _inside(self, path: Path) -> bool:
+        try:
+            target = path.resolve(strict=True)
+        except (OSError, RuntimeError):  # dangling, or a symlink loop
+            return False
+        return target == self.root or self.root in target.parents
+
+    def _unlisted(self, errors: list[OSError]) -> Iterator[SourceObject]:
+        """Folders os.walk could not read (permission denied, removed while listing): one row each."""
+        while errors:
+            exc = errors.pop(0)
+            path = Path(exc.filename or self.root)
+            key = self._key(path) if path != self.root and self.root in path.parents else path.name
+            yield self._problem(path, key + "/", "unreadable", f"cannot list folder: {exc.strerror or exc}")
+
+    def _problem(self, path: Path, key: str, kind: str, message: str) -> SourceObject:
+        return SourceObject(uri=path.absolute().as_uri(), key=key, size=0, etag="", problem=f"{key}: {message}",
+                            problem_kind=kind)
+
+    def _entry(self, path: Path, key: str) -> SourceObject:
+        """The object for a listed file, or one with a ``problem`` when it cannot be read."""
+        try:
+            st = path.lstat()
+        except FileNotFoundError:
+            return self._problem(path, key, "gone", "removed while the folder was listed")
+        except OSError as exc:
+            return self._problem(path, key, "unreadable", f"cannot read: {exc.strerror or exc}")
+        if stat.S_ISLNK(st.st_mode):
+            if not self._inside(path):
+                try:
+                    path.stat()
+                except OSError as exc:
+                    why = "symlink loop" if exc.errno == errno.ELOOP else "dangling symlink (its target does not exist)"
+                    return self._problem(path, key, "unreadable", why)
+                return self._problem(path, key, "symlink_outside", "symlink to a file outside the source folder: not followed")
+            try:
+                st = path.stat()
+            except OSError as exc:
+                return self._problem(path, key, "unreadable", f"cannot read: {exc.strerror or exc}")
+        if not stat.S_ISREG(st.st_mode):
+            return self._problem(path, key, "not_a_file", "not a regular file (a FIFO, socket or device): not read")
+        return self._object(path, key, st)
+
+    def _object(self, path: Path, key: str, st: os.stat_result | None = None) -> SourceObject:
+        st = st or path.stat()
         from datetime import datetime, timezone
 
         modified = datetime.fromtimestamp(st.st_mtime, timezone.utc).isoformat(timespec="seconds")
@@ -127,8 +190,21 @@ class LocalSource:
 
     def download(self, obj: SourceObject, dest_dir: str) -> tuple[Path, int]:
         path = Path(unquote(urlparse(obj.uri).path))
-        if not path.is_file():
-            raise ObjectGone(f"{obj.key} was removed after listing")
+        if obj.problem:
+            raise ObjectError(obj.problem, obj.problem_kind)
+        # Checked again at read time: the entry may have been replaced since it was listed.
+        try:
+            st = path.stat()
+        except FileNotFoundError as exc:
+            raise ObjectGone(f"{obj.key} was removed after listing") from exc
+        except OSError as exc:
+            raise ObjectError(f"{obj.key}: cannot read: {exc.strerror or exc}", "unreadable") from exc
+        if not stat.S_ISREG(st.st_mode):
+            raise ObjectError(f"{obj.key}: not a regular file (a FIFO, socket or device): not read", "not_a_file")
+        if path.is_symlink() and not self._inside(path):
+            raise ObjectError(f"{obj.key}: symlink to a file outside the source folder: not followed", "symlink_outside")
+        if not os.access(path, os.R_OK):
+            raise ObjectDenied(f"{obj.key}: permission denied")
         return path, 0  # read in place: nothing is transferred
 
 

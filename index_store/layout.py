@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 
@@ -43,24 +44,41 @@ def run_key(run_id: str) -> str:
     return f"{RUNS}/{run_id}.json"
 
 
+#: Names Windows reserves for devices, with or without an extension ("nul.txt"): a store copied to, or served
+#: from, such a file system must not hold a folder that opens a device.
+_DEVICES = frozenset({"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
+                     | {f"{p}{n}" for p in ("COM", "LPT") for n in "0123456789\u00b9\u00b2\u00b3"})
+SUFFIX_CHARS = 8  # hex digits of the suffix that keeps derived ids apart (2^32: collisions also fail loudly)
+
+
 def check_doc_id(doc_id: str) -> str:
-    """Reject unsafe ids (path traversal, absolute paths, control characters); return it unchanged."""
+    """Reject unsafe ids (path traversal, absolute paths, control characters, device names); return it unchanged."""
     if not doc_id or len(doc_id) > 200:
         raise InvalidDocId(f"invalid doc_id {doc_id!r}: must be 1-200 characters")
     if any(unicodedata.category(ch).startswith("C") for ch in doc_id):
         raise InvalidDocId(f"invalid doc_id {doc_id!r}: contains control characters")
-    if doc_id.startswith(("/", "\\")) or ".." in doc_id.split("/") or "/" in doc_id or "\\" in doc_id:
-        raise InvalidDocId(f"invalid doc_id {doc_id!r}: must not be a path (no '/', '\\\\', '..')")
-    if doc_id in (".", "..") or doc_id.startswith(".") or _SAFE.search(doc_id):
-        raise InvalidDocId(f"invalid doc_id {doc_id!r}: use letters, digits, '.', '_' and '-' (not leading '.')")
+    if doc_id.startswith(("/", "\\")) or ".." in doc_id or "/" in doc_id or "\\" in doc_id:
+        raise InvalidDocId(f"invalid doc_id {doc_id!r}: must not be a path or hold '..'")
+    if doc_id in (".", "..") or doc_id.startswith(".") or doc_id.endswith(".") or _SAFE.search(doc_id):
+        raise InvalidDocId(f"invalid doc_id {doc_id!r}: use letters, digits, '.', '_' and '-' (not leading or trailing '.')")
+    if doc_id.split(".", 1)[0].upper() in _DEVICES:
+        raise InvalidDocId(f"invalid doc_id {doc_id!r}: a reserved device name on Windows")
     return doc_id
 
 
-def doc_id_from_path(relative: str) -> str:
-    """A safe key from a path relative to the source root: 'a/b/My File.pdf' -> 'a__b__My-File'.
+def _clean_part(part: str) -> str:
+    part = unicodedata.normalize("NFKD", part).encode("ascii", "ignore").decode()
+    return re.sub(r"\.{2,}", ".", _SAFE.sub("-", part)).strip("-.")
 
-    Raises InvalidDocId for absolute paths, '..' segments and control characters
-    rather than silently rewriting them.
+
+def doc_id_from_path(relative: str) -> str:
+    """A safe id from a path relative to the source root, distinct for distinct paths.
+
+    'a/b/report.pdf' -> 'a__b__report'. Where making the id safe loses information (characters replaced or
+    dropped, '.PDF' or no '.pdf' extension, '__' or edge '_' inside a name, a device name, over 200
+    characters), a stable suffix of the path's sha256 keeps it apart from the ids of other paths:
+    'a b.pdf' -> 'a-b-3f1c09e2' while 'a-b.pdf' -> 'a-b'. Raises InvalidDocId for absolute paths, '..'
+    segments and control characters rather than silently rewriting them.
     """
     if not relative or relative.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:[\\/]", relative):
         raise InvalidDocId(f"cannot derive a doc_id from {relative!r}: path must be relative to the source root")
@@ -71,14 +89,23 @@ def doc_id_from_path(relative: str) -> str:
         raise InvalidDocId(f"cannot derive a doc_id from {relative!r}: contains control characters")
     if not parts:
         raise InvalidDocId(f"cannot derive a doc_id from {relative!r}")
-    last = parts[-1]
-    if last.lower().endswith(".pdf"):
-        parts[-1] = last[:-4]
+    suffix = hashlib.sha256("/".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:SUFFIX_CHARS]
+    names = list(parts)
+    # Only an exact lower-case '.pdf' is dropped without a trace: 'x.PDF' and 'x' would otherwise both be 'x'.
+    lossy = not names[-1].endswith(".pdf")
+    if names[-1].lower().endswith(".pdf"):
+        names[-1] = names[-1][:-4]
     cleaned = []
-    for part in parts:
-        part = unicodedata.normalize("NFKD", part).encode("ascii", "ignore").decode()
-        part = _SAFE.sub("-", part).strip("-.")
+    for name in names:
+        part = _clean_part(name)
+        # '__' joins folders: a name holding '__' or starting/ending with '_' would make the join ambiguous.
+        lossy = lossy or part != name or "__" in name or name.startswith("_") or name.endswith("_")
         if part:
             cleaned.append(part)
     doc_id = "__".join(cleaned)
-    return check_doc_id(doc_id[:200])
+    stem, dot, rest = doc_id.partition(".")
+    if stem.upper() in _DEVICES:  # the suffix goes on the stem: 'aux.tar' -> 'aux-1a2b3c4d.tar'
+        doc_id, lossy = f"{stem}-{suffix}{dot}{rest}", False
+    if lossy or len(doc_id) > 200:
+        doc_id = f"{doc_id[:200 - SUFFIX_CHARS - 1].rstrip('-.')}-{suffix}" if doc_id else f"doc-{suffix}"
+    return check_doc_id(doc_id)

@@ -53,12 +53,36 @@ def test_flatten_paths_and_parents() -> None:
 
 @pytest.mark.parametrize(("rel", "expected"), [
     ("report.pdf", "report"),
-    ("filings/2023/ACME 10-K.PDF", "filings__2023__ACME-10-K"),
+    ("filings/2023/ACME-10-K.pdf", "filings__2023__ACME-10-K"),
     ("./a/b.pdf", "a__b"),
-    ("Ünïcode naïve.pdf", "Unicode-naive"),
 ])
 def test_doc_id_from_path(rel: str, expected: str) -> None:
     assert doc_id_from_path(rel) == expected
+
+
+@pytest.mark.parametrize(("rel", "readable"), [
+    ("filings/2023/ACME 10-K.PDF", "filings__2023__ACME-10-K-"),
+    ("Ünïcode naïve.pdf", "Unicode-naive-"),
+])
+def test_lossy_names_keep_a_readable_stem_and_a_stable_suffix(rel: str, readable: str) -> None:
+    doc_id = doc_id_from_path(rel)
+    assert doc_id.startswith(readable) and len(doc_id) == len(readable) + 8
+    assert doc_id_from_path(rel) == doc_id  # stable across runs
+
+
+@pytest.mark.parametrize("pair", [
+    ("a b.pdf", "a-b.pdf"), ("ü.pdf", "u.pdf"), ("x.PDF", "x.pdf"), ("x", "x.pdf"), ("a/b.pdf", "a__b.pdf"),
+    ("a_/b.pdf", "a/_b.pdf"), ("日本.pdf", "中文.pdf"), ("a" * 250 + "1.pdf", "a" * 250 + "2.pdf"),
+])
+def test_distinct_paths_get_distinct_ids(pair: tuple[str, str]) -> None:
+    first, second = (doc_id_from_path(rel) for rel in pair)
+    assert first != second
+
+
+@pytest.mark.parametrize("rel", ["CON.pdf", "nul.pdf", "com1.pdf", "Lpt9.pdf", "a..b.pdf", "aux.tar.pdf"])
+def test_derived_ids_are_never_refused_device_names_or_double_dots(rel: str) -> None:
+    doc_id = doc_id_from_path(rel)
+    assert check_doc_id(doc_id) == doc_id and ".." not in doc_id
 
 
 @pytest.mark.parametrize("rel", ["../etc/passwd.pdf", "/abs/file.pdf", "a/../../b.pdf", "bad\x00name.pdf", "tab\tname.pdf", "", "C:\\x.pdf"])
@@ -67,7 +91,13 @@ def test_unsafe_paths_are_rejected(rel: str) -> None:
         doc_id_from_path(rel)
 
 
-@pytest.mark.parametrize("doc_id", ["..", "a/b", "/x", ".hidden", "x\ny", "sp ace", "a" * 201])
+@pytest.mark.parametrize("doc_id", ["..", "a/b", "/x", ".hidden", "x\ny", "sp ace", "a" * 201,
+                                    "CON", "nul", "Com1", "LPT9", "aux.txt", "a..b", "trailing."])
 def test_unsafe_doc_ids_are_rejected(doc_id: str) -> None:
     with pytest.raises(InvalidDocId):
         check_doc_id(doc_id)
+
+
+@pytest.mark.parametrize("doc_id", ["console", "nullable", "com", "a.b", "a_b-c", "COM10"])
+def test_ordinary_ids_are_accepted(doc_id: str) -> None:
+    assert check_doc_id(doc_id) == doc_id
