@@ -159,6 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("gc", help="delete old versions, keeping the newest N of each document")
     p.add_argument("--keep", type=int, default=3)
     p.add_argument("--doc-id", default=None)
+    p.add_argument("--grace-hours", type=float, default=24.0,
+                   help="also remove never-published versions, staging folders and temp files older than this (default 24)")
     _add_store(p)
 
     p = sub.add_parser("verify", help="re-hash stored files against their manifests")
@@ -237,6 +239,9 @@ def _run_flow(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=1))
     else:
         _print_report(report)
+    if report.get("report_error"):
+        print(f"pagetree: {report['report_error']}", file=sys.stderr)
+        return 4
     failed = report.get("failures") or []
     return 1 if failed or (args.command == "index" and missing) else 0
 
@@ -278,13 +283,20 @@ def _query(args: argparse.Namespace) -> int:
             print(f"{m['version']}  {m['created_at']}  fingerprint {m['pipeline']['fingerprint'][:12]}  {m['source'].get('sha256', '')[:12]}")
         return 0
     if args.command == "gc":
-        removed = Store(store_uri).gc(keep=args.keep, doc_id=args.doc_id)
+        store = Store(store_uri)
+        store.check()
+        removed = store.gc(keep=args.keep, doc_id=args.doc_id, grace_seconds=args.grace_hours * 3600)
+        debris = store.clean_debris(args.grace_hours * 3600)
         for doc_id, version in removed:
             print(f"removed {doc_id}@{version}")
-        print(f"{len(removed)} versions removed")
+        for key in debris:
+            print(f"removed {key}")
+        print(f"{len(removed)} versions removed" + (f", {len(debris)} leftovers of interrupted writes" if debris else ""))
         return 0
     if args.command == "verify":
-        problems = Store(store_uri).verify(args.doc_id)
+        problems, warnings = Store(store_uri).audit(args.doc_id)
+        for warning in warnings:
+            print(f"WARNING {warning}", file=sys.stderr)
         for problem in problems:
             print(f"MISMATCH {problem}", file=sys.stderr)
         print("verify: OK" if not problems else f"verify: {len(problems)} problem(s)")

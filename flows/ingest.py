@@ -209,6 +209,18 @@ def runner_slots(task_runner: Any = None) -> int:
     return workers if 0 < workers <= 256 else 4
 
 
+def claim(item: PlanItem, claimed: dict[str, str]) -> PlanItem:
+    """``item``, or a failed one when an object of an earlier chunk of this run took its id (that one may be
+    published already: a listing is planned chunk by chunk; ids derived from one listing never collide)."""
+    if item.action not in ("index", "unchanged"):
+        return item
+    first = claimed.setdefault(item.doc_id, item.obj.uri)
+    if first == item.obj.uri:
+        return item
+    return PlanItem(item.obj, item.doc_id, "failed", "failed", collision_message(item.doc_id, [first, item.obj.uri]),
+                    kind="collision")
+
+
 def _job(item: PlanItem, spec: dict[str, Any]) -> dict[str, Any]:
     """What a worker needs for one document: plain data, a few hundred bytes."""
     return {"doc_id": item.doc_id, "obj": item.obj, "status": item.status, "reason": item.reason,
@@ -484,4 +496,5 @@ def index_files(paths: list[str], store: str = "./index", settings: dict[str, An
         obj = SourceObject(uri=obj.uri, key=str(path), size=obj.size, etag=obj.etag, last_modified=obj.last_modified)
         objects.append(obj)
         mapping[obj.key] = doc_ids[i] if doc_ids else default_doc_id(SourceObject(obj.uri, path.name, obj.size, obj.etag))
-    return run_ingest("file:///", store, settings, flow_name="index-files", objects=objects, doc_ids=mapping).to_dict()
+    return run_ingest("file:///", store, settings, flow_name="index-files", objects=objects, doc_ids=mapping,
+                      chunk_size=max(DEFAULT_CHUNK, len(objects)), replace=replace).to_dict()

@@ -21,7 +21,11 @@ from index_store import layout
 
 @task(name="gc-versions", retries=2, retry_delay_seconds=[2, 10], cache_policy=NO_CACHE)
 def gc_versions(store_uri: str, keep: int, doc_id: str | None, store_endpoint: str | None) -> list[tuple[str, str]]:
-    return open_store(store_uri, store_endpoint).gc(keep=keep, doc_id=doc_id)
+    store = open_store(store_uri, store_endpoint)
+    removed = store.gc(keep=keep, doc_id=doc_id)  # never-published versions too, after the grace period
+    debris = store.clean_debris()
+    get_run_logger().info("gc: %d leftovers of interrupted writes removed", len(debris))
+    return removed
 
 
 @task(name="gc-runs", retries=2, retry_delay_seconds=[2, 10], cache_policy=NO_CACHE)

@@ -46,6 +46,7 @@ class RunReport:
     documents: list[DocOutcome] = field(default_factory=list)
     removed_from_source: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    report_error: str | None = None  # set when runs/<run-id>.json could not be written (the CLI then exits 4)
     _t0: float = field(default_factory=time.perf_counter, repr=False)
 
     def finish(self) -> "RunReport":

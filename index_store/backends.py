@@ -12,6 +12,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import re
 import shutil
 import threading
 import uuid
@@ -22,6 +23,8 @@ from urllib.parse import urlparse
 from index_store.errors import ConflictError, NotFound, StoreError
 
 MANIFEST = "manifest.json"
+_DEBRIS_DIR = re.compile(r"^\.(staging|deleting)-")
+_DEBRIS_FILE = re.compile(r"^\..+\.[0-9a-f]{32}\.tmp$")
 
 _BOTO_LOCK = threading.Lock()
 _BOTO_LOADER: Any = None
@@ -59,6 +62,8 @@ class Backend(Protocol):
     def delete_prefix(self, prefix: str) -> None: ...
     def write_version(self, prefix: str, files: dict[str, bytes]) -> None: ...
     def local_path(self, key: str) -> Path | None: ...
+    def last_modified(self, key: str) -> float: ...
+    def debris(self, older_than: float) -> list[str]: ...
 
 
 def _fsync_dir(path: Path) -> None:
@@ -100,11 +105,16 @@ class LocalBackend:
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        try:
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):  # a full disk must not leave (zero-byte) temp files behind
+                tmp.unlink()
+            raise
         _fsync_dir(path.parent)
 
     @contextlib.contextmanager
@@ -150,6 +160,25 @@ class LocalBackend:
         for entry in sorted(os.scandir(base), key=lambda e: e.name):
             if entry.is_dir() and not entry.name.startswith("."):
                 yield entry.name
+
+    def last_modified(self, key: str) -> float:
+        try:
+            return self._path(key).stat().st_mtime
+        except FileNotFoundError as exc:
+            raise NotFound(f"{key} not found in {self.uri}") from exc
+
+    def debris(self, older_than: float) -> list[str]:
+        """Keys of what interrupted writes leave, last modified before ``older_than`` (epoch seconds): staging
+        and half-deleted version folders, temp files of replaced objects. Readers never see them."""
+        found = []
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            for name in [d for d in dirnames if _DEBRIS_DIR.match(d)] + [f for f in filenames if _DEBRIS_FILE.match(f)]:
+                path = Path(dirpath) / name
+                with contextlib.suppress(OSError):
+                    if path.lstat().st_mtime < older_than:
+                        found.append(path.relative_to(self.root).as_posix())
+            dirnames[:] = [d for d in dirnames if not _DEBRIS_DIR.match(d)]
+        return sorted(found)
 
     def delete_prefix(self, prefix: str) -> None:
         path = self._path(prefix)
@@ -216,6 +245,17 @@ class S3Backend:
 
     def local_path(self, key: str) -> Path | None:
         return None
+
+    def last_modified(self, key: str) -> float:
+        try:
+            return self.client.head_object(Bucket=self.bucket, Key=self._key(key))["LastModified"].timestamp()
+        except Exception as exc:
+            if self._error_code(exc) in ("404", "NoSuchKey", "NotFound"):
+                raise NotFound(f"{key} not found in {self.uri}") from exc
+            raise
+
+    def debris(self, older_than: float) -> list[str]:
+        return []  # objects are written whole: no staging or temp objects (incomplete versions: Store.gc)
 
     def _error_code(self, exc: Exception) -> str:
         return str(getattr(exc, "response", {}).get("Error", {}).get("Code", ""))

@@ -7,6 +7,7 @@ conditional write so two concurrent publishers never corrupt it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import time
@@ -15,8 +16,12 @@ from typing import Any, Iterator
 
 from index_store import layout
 from index_store.backends import Backend, open_backend
-from index_store.errors import ConflictError, FormatError, IntegrityError, NotFound
+from index_store.errors import ConflictError, FormatError, IntegrityError, NotFound, StoreError
 from index_store.model import Tree
+
+#: How old an unfinished write must be before gc removes it: a publisher may be between its manifest and
+#: latest.json (retrying a lost race for seconds), or still writing a staging folder.
+DEFAULT_GRACE_SECONDS = 24 * 3600
 
 
 def utcnow() -> str:
@@ -95,6 +100,25 @@ class Store:
         out.sort(key=lambda m: (m.get("created_at", ""), m.get("version", "")))
         return out
 
+    def incomplete(self, doc_id: str) -> list[str]:
+        """Version folders without a manifest (an upload interrupted before its commit): invisible to readers."""
+        return [v for v in self.backend.list_dirs(layout.versions_prefix(doc_id))
+                if not self.backend.exists(f"{layout.version_prefix(doc_id, v)}/{layout.MANIFEST}")]
+
+    def check(self) -> None:
+        """Raise StoreError when the store cannot be read at all (a missing folder or bucket)."""
+        root = self.backend.local_path("")
+        if root is not None:
+            if not root.is_dir():
+                raise StoreError(f"store {self.uri} does not exist")
+            return
+        try:
+            next(iter(self.backend.list_dirs(layout.DOCS)), None)
+        except StoreError:
+            raise
+        except Exception as exc:
+            raise StoreError(f"store {self.uri} cannot be read: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from exc
+
     def catalog(self) -> Iterator[dict[str, Any]]:
         """latest.json of every document (cheap: one small object per document)."""
         for doc_id in self.doc_ids():
@@ -146,31 +170,72 @@ class Store:
         return key
 
     # -- maintenance -----------------------------------------------------
-    def gc(self, keep: int = 3, doc_id: str | None = None) -> list[tuple[str, str]]:
-        """Delete all but the newest ``keep`` versions of each document; latest is always kept."""
+    def gc(self, keep: int = 3, doc_id: str | None = None,
+           grace_seconds: float = DEFAULT_GRACE_SECONDS) -> list[tuple[str, str]]:
+        """Delete all but the newest ``keep`` versions of each document (latest is always kept), and versions
+        never published or never committed (no latest.json, no manifest) once older than ``grace_seconds``."""
         if keep < 1:
             raise ValueError("keep must be at least 1")
         removed = []
+        cutoff = time.time() - grace_seconds
         for did in [doc_id] if doc_id else list(self.doc_ids()):
             latest = (self.latest(did) or {}).get("version")
-            versions = [m["version"] for m in self.versions(did)]
-            keep_set = set(versions[-keep:]) | {latest}
-            for version in versions:
-                if version not in keep_set:
-                    self.backend.delete_prefix(layout.version_prefix(did, version))
-                    removed.append((did, version))
+            manifests = self.versions(did)
+            versions = [m["version"] for m in manifests]
+            if latest is None:  # an interrupted first publication: nothing to keep once it is stale
+                doomed = [m["version"] for m in manifests if _epoch(m.get("created_at")) < cutoff]
+            else:
+                keep_set = set(versions[-keep:]) | {latest}
+                doomed = [v for v in versions if v not in keep_set]
+            doomed += [v for v in self.incomplete(did) if self._newest_write(layout.version_prefix(did, v)) < cutoff]
+            for version in doomed:
+                self.backend.delete_prefix(layout.version_prefix(did, version))
+                removed.append((did, version))
+        return removed
+
+    def _newest_write(self, prefix: str) -> float:
+        times = []
+        for key in self.backend.list_keys(prefix + "/"):
+            with contextlib.suppress(NotFound):
+                times.append(self.backend.last_modified(key))
+        return max(times, default=0.0)
+
+    def clean_debris(self, grace_seconds: float = DEFAULT_GRACE_SECONDS) -> list[str]:
+        """Remove what interrupted writes left (staging folders, temp files) once older than ``grace_seconds``."""
+        removed = []
+        for key in self.backend.debris(time.time() - grace_seconds):
+            with contextlib.suppress(NotFound, FileNotFoundError):
+                self.backend.delete_prefix(key)
+                removed.append(key)
         return removed
 
     def verify(self, doc_id: str | None = None) -> list[str]:
         """Re-hash every file of every version against its manifest; return problems (empty = sound)."""
+        return self.audit(doc_id)[0]
+
+    def audit(self, doc_id: str | None = None) -> tuple[list[str], list[str]]:
+        """(problems, warnings). Problems are corruption: a file missing or not matching its manifest, latest.json
+        pointing nowhere. Warnings are leftovers of interrupted publications that readers never see and gc
+        removes: versions of a document never published (no latest.json), versions without a manifest."""
+        self.check()
+        if doc_id is not None:
+            layout.check_doc_id(doc_id)
+            if not any(True for _ in self.backend.list_keys(layout.doc_prefix(doc_id) + "/")):
+                raise NotFound(f"document {doc_id!r} not found in {self.uri}")
         problems: list[str] = []
+        warnings: list[str] = []
         for did in [doc_id] if doc_id else list(self.doc_ids()):
             latest = self.latest(did)
-            if latest is None:
-                problems.append(f"{did}: no latest.json")
-                continue
             manifests = self.versions(did)
-            if not any(m.get("version") == latest.get("version") for m in manifests):
+            incomplete = self.incomplete(did)
+            if incomplete:
+                warnings.append(f"{did}: {len(incomplete)} version(s) without a manifest (an interrupted upload, "
+                                f"never visible): {', '.join(incomplete)}; gc removes them")
+            if latest is None:
+                if manifests:
+                    warnings.append(f"{did}: never published (no latest.json): orphaned version(s) "
+                                    f"{', '.join(m.get('version', '?') for m in manifests)}; gc removes them")
+            elif not any(m.get("version") == latest.get("version") for m in manifests):
                 problems.append(f"{did}: latest.json points at missing version {latest.get('version')}")
             for manifest in manifests:
                 version = manifest.get("version", "?")
@@ -185,7 +250,15 @@ class Store:
                 missing = set(layout.DATA_FILES) - set(manifest.get("files") or {})
                 if missing:
                     problems.append(f"{did}@{version}: manifest lists no {', '.join(sorted(missing))}")
-        return problems
+        return problems, warnings
+
+
+def _epoch(iso: str | None) -> float:
+    """Seconds since the epoch of an ISO 8601 UTC timestamp ('...Z'); 0 for a missing or unreadable one."""
+    try:
+        return datetime.fromisoformat(str(iso).replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return 0.0
 
 
 def raise_on_problems(problems: list[str]) -> None:
