@@ -232,6 +232,7 @@ def index_one(job: dict[str, Any], store: Store, pipeline: PipelineSettings, ret
         outcome.nodes = index.stats["nodes"]
         outcome.structure_source = index.tree.structure_source
         outcome.model = index.stats.get("model", {})
+        outcome.warnings = list(index.stats.get("warnings") or [])
         if not published:
             outcome.status = "unchanged"
         return outcome

@@ -31,6 +31,7 @@ class DocOutcome:
     error_kind: str | None = None
     model: dict[str, Any] = field(default_factory=dict)
     reason: str | None = None  # why it was (re)indexed, skipped or left unchanged
+    warnings: list[dict[str, Any]] = field(default_factory=list)  # published but marked: {kind, pages, message}
 
 
 @dataclass
@@ -82,6 +83,7 @@ class RunReport:
             for x in self.documents
             if x.status == "failed"
         ]
+        d["warnings"] = [{"doc_id": x.doc_id, "uri": x.uri, **w} for x in self.documents for w in x.warnings]
         return d
 
     @property
@@ -104,6 +106,7 @@ class RunReport:
             )
         for doc in self.failed:
             lines.append(f"FAILED {doc.doc_id}: {doc.error}")
+        lines.extend(f"WARNING {doc.doc_id}: {w.get('kind')}: {w.get('message')}" for doc in self.documents for w in doc.warnings)
         for doc_id in self.removed_from_source:
             lines.append(f"REMOVED from source (kept in store): {doc_id}")
         lines.extend(f"note: {n}" for n in self.notes)
@@ -117,6 +120,11 @@ class RunReport:
         if self.failed:
             md += ["", "## Failures", "", "| doc | kind | error |", "|---|---|---|"]
             md += [f"| {d.doc_id} | {d.error_kind} | {(d.error or '').replace('|', '/')} |" for d in self.failed]
+        warned = [(d, w) for d in self.documents for w in d.warnings]
+        if warned:
+            md += ["", "## Published with warnings", "", "| doc | kind | pages | message |", "|---|---|---|---|"]
+            md += [f"| {d.doc_id} | {w.get('kind')} | {w.get('pages', '')} | {str(w.get('message', '')).replace('|', '/')} |"
+                   for d, w in warned]
         if self.removed_from_source:
             md += ["", "## Removed from the source (kept in the store)", ""]
             md += [f"- {doc_id}" for doc_id in self.removed_from_source[:200]]
@@ -144,6 +152,8 @@ def summary_text(report: dict[str, Any]) -> str:
         kinds[str(failure.get("kind"))] = kinds.get(str(failure.get("kind")), 0) + 1
     if kinds:
         lines.append("failures by reason: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+    for warning in report.get("warnings") or []:  # published, but the reader must know: one line each
+        lines.append(f"WARNING {warning.get('doc_id')}: {warning.get('kind')}: {warning.get('message')}")
     removed = report.get("removed_from_source") or []
     if removed:
         lines.append(f"removed from source (kept in store): {', '.join(removed[:20])}" + (" ..." if len(removed) > 20 else ""))

@@ -17,7 +17,7 @@ from parsers.classify import PageKind, classify, page_stats
 from parsers.layout import PageLayout
 from parsers.ocr import OcrOptions, check_tesseract, ocr_pages, page_png
 from parsers.ocr_layout import mark_bold
-from parsers.pdf import PdfSource
+from parsers.pdf import PdfSource, damage_warnings
 
 # A vision-capable model behind the provider interface: PNG bytes in, a description (or None) out.
 # providers.vision.vision_callable(provider) builds one; it may also raise: the stage records either.
@@ -118,6 +118,8 @@ def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: i
                                            ("downscaled_dpi", downscaled), ("low_confidence", _ranges(low)), ("notes", notes)) if v})
     stage.stats.update(ocr_pages=sum(1 for s in stage.sources.values() if s == "ocr"), ocr_calls=calls,
                        ocr_seconds=round(ocr_seconds, 3), tesseract_seconds=round(tess_seconds, 3))
+    # Page health goes with the classes: a damaged file publishes, marked (manifest stats.warnings, run report).
+    stage.stats["warnings"] = damage_warnings(pdf, by_kind[PageKind.BLANK.value], _ranges)
     wanted = sorted(by_kind[PageKind.FIGURE_HEAVY.value] + low)
     _describe(pdf, wanted, vision, vision_max_pages, stage)
     return stage

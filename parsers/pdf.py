@@ -10,6 +10,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import pymupdf
 
@@ -37,8 +38,13 @@ def _sniff(path: Path, limits: OpenLimits) -> None:
         raise DocumentError(f"file too large: {size} bytes > limit {limits.max_bytes}", "too_large")
     with path.open("rb") as fh:
         head = fh.read(1024)
-    if b"%PDF-" not in head:
+    at = head.find(b"%PDF-")
+    if at < 0:
         raise DocumentError("not a PDF (no %PDF- header)", "not_pdf")
+    # Readers accept a header anywhere in the first 1024 bytes (junk before it is common), but a file that starts
+    # as markup (HTML, XML: an error page saved as .pdf) only mentions "%PDF-" in its text.
+    if head[:at].lstrip(b"\xef\xbb\xbf\xfe\xff\x00 \t\r\n").startswith(b"<"):
+        raise DocumentError("not a PDF (an HTML or XML document)", "not_pdf")
 
 
 class PdfSource:
@@ -49,20 +55,29 @@ class PdfSource:
         limits = limits or OpenLimits()
         _sniff(self.path, limits)
         try:
-            self.doc = pymupdf.open(self.path)
+            self.doc = pymupdf.open(self.path, filetype="pdf")  # never HTML, XPS or an image, whatever the name
         except Exception as exc:  # MuPDF raises several types for broken files
-            raise DocumentError(f"corrupt PDF: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", "corrupt") from exc
-        if self.doc.needs_pass:
+            raise DocumentError(f"corrupt PDF: {_first_line(exc)}", "corrupt") from exc
+        try:
+            # A repaired file's page tree is only read here, and may fail (RuntimeError "code=7: Invalid number of pages").
+            encrypted, count = self.doc.needs_pass, self.doc.page_count
+            self.repaired = bool(self.doc.is_repaired)
+        except Exception as exc:
+            self.doc.close()
+            raise DocumentError(f"corrupt PDF (truncated or damaged): {_first_line(exc)}", "corrupt") from exc
+        if encrypted:
             self.doc.close()
             raise DocumentError("encrypted PDF: a password is required", "encrypted")
-        if self.doc.page_count == 0:
+        if count == 0:
             self.doc.close()
+            if self.repaired:
+                raise DocumentError("corrupt PDF (truncated or damaged): no page could be recovered", "corrupt")
             raise DocumentError("PDF has no pages", "empty")
-        if self.doc.page_count > limits.max_pages:
-            count = self.doc.page_count
+        if count > limits.max_pages:
             self.doc.close()
             raise DocumentError(f"too many pages: {count} > limit {limits.max_pages}", "too_large")
-        self.page_count = self.doc.page_count
+        self.page_count = count
+        self.unreadable: set[int] = set()  # pages whose text layer MuPDF could not read
         self._text: dict[int, str] = {}
         self._layout: dict[int, PageLayout] = {}
         self._labels: list[str | None] | None = None
@@ -84,6 +99,7 @@ class PdfSource:
                 self._text[number] = self.doc[number - 1].get_text("text", sort=False)
             except Exception:
                 self._text[number] = ""
+                self.unreadable.add(number)
         return self._text[number]
 
     def labels(self) -> list[str | None]:
@@ -117,6 +133,26 @@ class PdfSource:
             return [(int(e[0]), str(e[1]), int(e[2])) for e in self.doc.get_toc(simple=True)]
         except Exception:
             return []
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+
+
+def damage_warnings(pdf: PdfSource, blank: list[int], ranges: Callable[[list[int]], str]) -> list[dict[str, str]]:
+    """What the manifest and the run report must say about a damaged file that still publishes: ``repaired``
+    when MuPDF had to rebuild it (truncated, garbage inside), with the pages that came out blank (no text, image
+    or drawing: in a repaired file, most likely lost), and ``unreadable_pages`` whose text could not be read."""
+    out = []
+    if pdf.repaired:
+        lost = sorted(set(blank) | pdf.unreadable)
+        where = f"; pages {ranges(lost)} came out empty" if lost else "; every page has content"
+        out.append({"kind": "repaired", "pages": ranges(lost),
+                    "message": f"damaged file (truncated or corrupt inside) repaired on reading{where}"})
+    elif pdf.unreadable:
+        pages = ranges(sorted(pdf.unreadable))
+        out.append({"kind": "unreadable_pages", "pages": pages, "message": f"the text of pages {pages} could not be read"})
+    return out
 
 
 def labels_from_rules(rules: list[dict], page_count: int) -> list[str | None]:
