@@ -29,6 +29,10 @@ VOWEL_MIN_LETTERS = 100  # letters needed before the vowel share means anything
 SCAN_COVERAGE = 0.5  # image share of the page above which a text-less page is a scan
 FIGURE_COVERAGE = 0.3  # image share above which a little-text page is a figure page
 DENSE_DRAWINGS = 150  # vector paths above which a little-text page is a drawing/chart page
+#: Characters above which a page's text layer cannot be legible print: a Letter page set solid in 4 pt type holds
+#: ~50,000 (306 per line x 165 lines). Such a layer (hidden junk, a text bomb) is kept as it is: rendering it for
+#: OCR at full resolution ran tesseract into its timeout, and laying it out cost seconds per 10,000 spans.
+HUGE_TEXT_CHARS = 50_000
 
 
 @dataclass(frozen=True)

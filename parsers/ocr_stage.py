@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from parsers.classify import PageKind, classify, page_stats
+from parsers.classify import HUGE_TEXT_CHARS, PageKind, classify, page_stats
 from parsers.layout import PageLayout
 from parsers.ocr import OcrOptions, check_tesseract, ocr_pages, page_png
 from parsers.ocr_layout import mark_bold
@@ -61,11 +61,20 @@ def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: i
     because the headings detector then promotes bold list items, as it does on born-digital pages."""
     stage = OcrStage()
     kinds: dict[int, PageKind] = {}
+    huge: list[int] = []
     for n in range(1, pdf.page_count + 1):
+        if n in pdf.huge:  # bounded work: no statistics, no OCR, no layout (PdfSource.text, PdfSource.layout)
+            kinds[n] = PageKind.BORN_DIGITAL
+            huge.append(n)
+            continue
         try:
             kinds[n] = classify(page_stats(pdf.doc[n - 1], pdf.text(n)))
         except Exception:  # an unreadable page dictionary: treat as born-digital (its text is whatever MuPDF read)
             kinds[n] = PageKind.BORN_DIGITAL
+    if huge:
+        stage.decisions["huge_text_layer"] = {
+            "pages": _ranges(huge), "limit_chars": HUGE_TEXT_CHARS, "chars": {n: pdf.huge[n] for n in huge},
+            "decision": "text layer kept, cut to limit_chars: not classified, not OCR'd, not laid out for structure"}
     by_kind = {k.value: [n for n, v in kinds.items() if v is k] for k in PageKind}
     stage.decisions["classes"] = {k: _ranges(v) for k, v in by_kind.items() if v}
     stage.stats["page_classes"] = {k: len(v) for k, v in by_kind.items() if v}
@@ -84,7 +93,7 @@ def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: i
             ocr_info["rotation"] = "OSD data missing (apt package tesseract-ocr-osd): no auto-rotation"
         labels = pdf.labels()
         results = ocr_pages(str(pdf.path), [(n, labels[n - 1]) for n in todo], opts, workers or default_workers())
-        errors, blank, rotated, downscaled, notes = {}, [], {}, {}, {}
+        errors, blank, rotated, downscaled, notes, kept = {}, [], {}, {}, {}, []
         for n in todo:
             r = results[n]
             calls += r.tesseract_calls
@@ -98,7 +107,10 @@ def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: i
                 notes[n] = "; ".join(r.notes)
             if r.layout.error:
                 errors[n] = r.layout.error
-                stage.sources[n] = "none"
+                # OCR failed (a timeout, a crash): a text layer, even a poor one, beats an empty page.
+                stage.sources[n] = "text" if pdf.text(n).strip() else "none"
+                if stage.sources[n] == "text":
+                    kept.append(n)
                 continue
             if r.skipped == "blank" or r.layout.text_source != "ocr":
                 blank.append(n)
@@ -115,7 +127,8 @@ def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: i
                        for ln, r in zip(results[n].layout.lines, results[n].strokes)]
             ocr_info["bold_lines"] = mark_bold(strokes)
         ocr_info.update({k: v for k, v in (("errors", errors), ("blank", _ranges(blank)), ("rotated", rotated),
-                                           ("downscaled_dpi", downscaled), ("low_confidence", _ranges(low)), ("notes", notes)) if v})
+                                           ("downscaled_dpi", downscaled), ("low_confidence", _ranges(low)), ("notes", notes),
+                                           ("kept_text_layer", _ranges(kept))) if v})
     stage.stats.update(ocr_pages=sum(1 for s in stage.sources.values() if s == "ocr"), ocr_calls=calls,
                        ocr_seconds=round(ocr_seconds, 3), tesseract_seconds=round(tess_seconds, 3))
     # Page health goes with the classes: a damaged file publishes, marked (manifest stats.warnings, run report).

@@ -14,6 +14,7 @@ from typing import Callable
 
 import pymupdf
 
+from parsers.classify import HUGE_TEXT_CHARS
 from parsers.errors import DocumentError
 from parsers.layout import Line, PageLayout, Word
 
@@ -78,6 +79,7 @@ class PdfSource:
             raise DocumentError(f"too many pages: {count} > limit {limits.max_pages}", "too_large")
         self.page_count = count
         self.unreadable: set[int] = set()  # pages whose text layer MuPDF could not read
+        self.huge: dict[int, int] = {}  # pages whose text layer was cut to HUGE_TEXT_CHARS -> its full length
         self._text: dict[int, str] = {}
         self._layout: dict[int, PageLayout] = {}
         self._labels: list[str | None] | None = None
@@ -93,13 +95,19 @@ class PdfSource:
 
     # -- pages -----------------------------------------------------------
     def text(self, number: int) -> str:
-        """Plain text of a page; a page MuPDF cannot read yields '' (recorded by the caller)."""
+        """Plain text of a page; a page MuPDF cannot read yields '' (``unreadable``), a text layer over
+        HUGE_TEXT_CHARS is cut there (``huge``): no page of legible print holds more, and every later stage
+        (summaries, tables, search) would pay for the junk."""
         if number not in self._text:
             try:
-                self._text[number] = self.doc[number - 1].get_text("text", sort=False)
+                text = self.doc[number - 1].get_text("text", sort=False)
             except Exception:
-                self._text[number] = ""
+                text = ""
                 self.unreadable.add(number)
+            if len(text) > HUGE_TEXT_CHARS:
+                self.huge[number] = len(text)
+                text = text[:HUGE_TEXT_CHARS]
+            self._text[number] = text
         return self._text[number]
 
     def labels(self) -> list[str | None]:
@@ -117,9 +125,17 @@ class PdfSource:
         return self._labels
 
     def layout(self, number: int) -> PageLayout:
-        """Positioned lines of a page, with font size and weight per line."""
+        """Positioned lines of a page, with font size and weight per line; none for a huge text layer (its plain
+        text stays the page's text, structure methods see an empty page with an ``error``)."""
         if number not in self._layout:
-            self._layout[number] = extract_layout(self.doc[number - 1], number, self.labels()[number - 1])
+            text = self.text(number)
+            if number in self.huge:
+                rect = self.doc[number - 1].rect
+                self._layout[number] = PageLayout(
+                    number=number, width=rect.width, height=rect.height, label=self.labels()[number - 1],
+                    text=text, error=f"text layer of {self.huge[number]} characters: not laid out")
+            else:
+                self._layout[number] = extract_layout(self.doc[number - 1], number, self.labels()[number - 1])
         return self._layout[number]
 
     def set_layout(self, layout: PageLayout) -> None:
@@ -152,6 +168,11 @@ def damage_warnings(pdf: PdfSource, blank: list[int], ranges: Callable[[list[int
     elif pdf.unreadable:
         pages = ranges(sorted(pdf.unreadable))
         out.append({"kind": "unreadable_pages", "pages": pages, "message": f"the text of pages {pages} could not be read"})
+    if pdf.huge:
+        pages = ranges(sorted(pdf.huge))
+        out.append({"kind": "huge_text_layer", "pages": pages,
+                    "message": f"text layer of pages {pages} over {HUGE_TEXT_CHARS} characters "
+                               f"(up to {max(pdf.huge.values())}): kept cut to that length, not OCR'd"})
     return out
 
 
