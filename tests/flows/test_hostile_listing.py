@@ -85,3 +85,49 @@ def test_ingest_of_a_hostile_folder_publishes_the_good_files_and_reports_the_res
     for phrase in ("dangling.pdf: dangling symlink", "loop.pdf: symlink loop", "pipe.pdf: not a regular file"):
         assert phrase in err
     assert main(["verify", "--store", str(store)]) == 0
+
+
+def test_permission_denied_entries_are_rows(tmp_path: Path) -> None:
+    """Real EACCES: the listing runs in a forked child that drops to 'nobody' when the tests run as root."""
+    import json
+    import shutil
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix="pagetree-perm-"))  # under /tmp: reachable by 'nobody'
+    try:
+        base.chmod(0o755)
+        src = base / "src"
+        _pdf(src / "open.pdf")
+        _pdf(src / "secret.pdf")
+        _pdf(src / "locked" / "inside.pdf")
+        for path in (src, src / "open.pdf", src / "secret.pdf"):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        (src / "secret.pdf").chmod(0o000)
+        (src / "locked").chmod(0o000)
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns into pytest
+            try:
+                if os.geteuid() == 0:
+                    os.setgid(65534)
+                    os.setuid(65534)
+                source = LocalSource(src)
+                objs = {o.key: o for o in source.list()}
+                rows = {key: o.problem_kind for key, o in objs.items()}
+                try:
+                    source.download(objs["secret.pdf"], "")
+                    rows["download"] = "read"
+                except ObjectError as exc:
+                    rows["download"] = exc.kind
+                os.write(write, json.dumps(rows).encode())
+            finally:
+                os._exit(0)
+        os.close(write)
+        with os.fdopen(read) as fh:
+            rows = json.loads(fh.read() or "{}")
+        os.waitpid(pid, 0)
+        assert rows == {"open.pdf": None, "secret.pdf": None, "locked/": "unreadable", "download": "access_denied"}
+    finally:
+        for path in (src / "locked", src / "secret.pdf"):
+            path.chmod(0o755)
+        shutil.rmtree(base, ignore_errors=True)
