@@ -158,13 +158,17 @@ def _first_line(exc: BaseException) -> str:
 def damage_warnings(pdf: PdfSource, blank: list[int], ranges: Callable[[list[int]], str]) -> list[dict[str, str]]:
     """What the manifest and the run report must say about a damaged file that still publishes: ``repaired``
     when MuPDF had to rebuild it (truncated, garbage inside), with the pages that came out blank (no text, image
-    or drawing: in a repaired file, most likely lost), and ``unreadable_pages`` whose text could not be read."""
+    or drawing: in a repaired file, most likely lost), or when page objects could not be read (garbage over
+    them: the cross-reference table is intact, the pages come out empty); ``unreadable_pages`` whose text
+    could not be read."""
     out = []
-    if pdf.repaired:
-        lost = sorted(set(blank) | pdf.unreadable)
+    broken = [n for n in blank if _page_object_broken(pdf, n)]
+    if pdf.repaired or broken:
+        lost = sorted(set(blank if pdf.repaired else broken) | pdf.unreadable)
         where = f"; pages {ranges(lost)} came out empty" if lost else "; every page has content"
+        how = "repaired on reading" if pdf.repaired else "with page objects that cannot be read"
         out.append({"kind": "repaired", "pages": ranges(lost),
-                    "message": f"damaged file (truncated or corrupt inside) repaired on reading{where}"})
+                    "message": f"damaged file (truncated or corrupt inside) {how}{where}"})
     elif pdf.unreadable:
         pages = ranges(sorted(pdf.unreadable))
         out.append({"kind": "unreadable_pages", "pages": pages, "message": f"the text of pages {pages} could not be read"})
@@ -174,6 +178,15 @@ def damage_warnings(pdf: PdfSource, blank: list[int], ranges: Callable[[list[int
                     "message": f"text layer of pages {pages} over {HUGE_TEXT_CHARS} characters "
                                f"(up to {max(pdf.huge.values())}): kept cut to that length, not OCR'd"})
     return out
+
+
+def _page_object_broken(pdf: PdfSource, number: int) -> bool:
+    """A page object MuPDF cannot parse (it then shows an empty page); a sound one has /Type /Page (PDF 32000
+    7.7.3.3: required). Checked on blank pages only."""
+    try:
+        return pdf.doc.xref_get_key(pdf.doc[number - 1].xref, "Type") != ("name", "/Page")
+    except Exception:
+        return True
 
 
 def labels_from_rules(rules: list[dict], page_count: int) -> list[str | None]:

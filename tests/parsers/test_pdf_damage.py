@@ -44,7 +44,30 @@ def test_garbage_in_the_middle_is_marked_too(tmp_path: Path) -> None:
     assert [w["kind"] for w in index.stats["warnings"]] == ["repaired"] and index.stats["warnings"][0]["pages"]
 
 
+def test_garbage_over_page_objects_is_marked_although_the_file_needs_no_repair(tmp_path: Path) -> None:
+    # Same length, so the cross-reference table still points right: MuPDF repairs nothing, but the page
+    # objects under the garbage cannot be parsed and those pages come out empty.
+    doc = pymupdf.open()
+    for n in range(1, 21):
+        doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 540, 740), f"Chapter {n}\n" + "Body text. " * 150, fontsize=10)
+    data = bytearray(doc.tobytes())
+    n = len(data)
+    data[n // 3: n // 3 + n // 5] = random.Random(7).randbytes(n // 5)
+    bad = tmp_path / "garbled.pdf"
+    bad.write_bytes(bytes(data))
+    index = index_document(bad, "garbled", NO_OCR)
+    (warning,) = index.stats["warnings"]
+    assert warning["kind"] == "repaired" and warning["pages"]
+    lost = [p.page_number for p in index.pages if not p.text.strip()]
+    assert lost and warning["pages"] == (f"{lost[0]}-{lost[-1]}" if len(lost) > 1 else str(lost[0]))
+
+
 def test_an_intact_pdf_has_no_warnings(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    doc.new_page()  # a blank page by design is not damage
+    doc.new_page().insert_text((72, 72), "text")
+    doc.save(tmp_path / "blank.pdf")
+    assert index_document(tmp_path / "blank.pdf", "blank", NO_OCR).stats["warnings"] == []
     assert index_document(_book(tmp_path / "book.pdf", 3), "ok", NO_OCR).stats["warnings"] == []
 
 
