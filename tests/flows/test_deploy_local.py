@@ -47,9 +47,9 @@ def test_nightly_deployment_runs_from_a_clean_clone_on_threads_then_dask(tmp_pat
         stack.start_server()
         # The commands of docs/operations.md, in its order.
         stack.prefect("work-pool", "create", "pagetree", "--type", "process")
+        stack.start_worker(PAGETREE_APP_DIR=str(clone))  # starts (imports) while the deployments are made
         deployed = stack.prefect("--no-prompt", "deploy", "--all", cwd=clone)
         assert "ingest/nightly" in deployed.stdout
-        stack.start_worker(PAGETREE_APP_DIR=str(clone))
 
         run = stack.prefect("deployment", "run", "ingest/nightly", "--param", f"source={source}",
                             "--param", f"store={store}", "--watch", "--watch-timeout", "150", check=False)
