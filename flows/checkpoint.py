@@ -16,6 +16,8 @@ A partial report whose flow run is still going (two runs at once) is only noted.
 from __future__ import annotations
 
 import json
+import logging
+import threading
 import time
 from typing import Any
 
@@ -43,14 +45,19 @@ def prefect_flow_run_id() -> str | None:
 
 
 class Checkpoint:
-    """Writes ``report`` to the store with ``"partial": true``: ``write()`` now, ``__call__`` when ``every``
-    seconds have passed since the last write (the run calls it after each batch)."""
+    """Writes ``report`` to the store with ``"partial": true``: ``write()`` now; ``__call__`` (the run calls it
+    after each batch) now if ``every`` seconds have passed since the last write, else once they have, from a
+    timer, so the last batches before a kill are in the report too. ``close()`` before the final report: no
+    partial report is written after it."""
 
     def __init__(self, report: RunReport, store: Store, every: float | None = None):
         self.report, self.store = report, store
         self.every = CHECKPOINT_SECONDS if every is None else every
         self.flow_run_id = prefect_flow_run_id()
         self._last = 0.0
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._closed = False
 
     def record(self, status: str = "running", error: str | None = None) -> dict[str, Any]:
         record = self.report.to_dict()
@@ -60,17 +67,32 @@ class Checkpoint:
         return record
 
     def write(self, status: str = "running", error: str | None = None) -> None:
-        self._last = time.monotonic()
-        try:
-            self.store.put_run(self.report.run_id, self.record(status, error))
-        except Exception as exc:  # a checkpoint is insurance: the run goes on, the final report is the record
-            from prefect import get_run_logger
-
-            get_run_logger().warning("could not write the partial run report: %s", exc)
+        with self._lock:
+            if self._closed:
+                return
+            self._last = time.monotonic()
+            try:
+                self.store.put_run(self.report.run_id, self.record(status, error))
+            except Exception as exc:  # a checkpoint is insurance: the run goes on, the final report is the record
+                logging.getLogger("pagetree.flows").warning("could not write the partial run report: %s", exc)
 
     def __call__(self) -> None:
-        if time.monotonic() - self._last >= self.every:
+        wait = self._last + self.every - time.monotonic()
+        if wait <= 0:
             self.write()
+        elif self._timer is None or not self._timer.is_alive():
+            self._timer = threading.Timer(wait, self.write)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def close(self, status: str | None = None, error: str | None = None) -> None:
+        """No more partial reports; with ``status``, write one last (``crashed``: the run is going down)."""
+        if self._timer is not None:
+            self._timer.cancel()
+        if status:
+            self.write(status, error)
+        with self._lock:
+            self._closed = True
 
 
 def flow_run_state(flow_run_id: str | None) -> str | None:

@@ -423,8 +423,9 @@ def run_ingest(
                       doc_timeout=doc_timeout, max_in_flight=max_in_flight or max(2 * chunk_size, 8),
                       retry_base=retry_base, batch_size=batch_size, task_runner=task_runner, on_progress=checkpoint)
     except BaseException as exc:  # cancelled, SIGTERM (Prefect's TerminationSignal), a bug: record, then re-raise
-        checkpoint.write("crashed", f"{type(exc).__name__}: {exc}")
+        checkpoint.close("crashed", f"{type(exc).__name__}: {exc}")
         raise
+    checkpoint.close()
     if src is not None:
         for doc_id in removed_documents(store_obj, src.uri, seen):
             report.removed_from_source.append(doc_id)

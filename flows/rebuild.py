@@ -140,6 +140,7 @@ def rebuild_stale(
         run_documents(report, planned(), {}, store, settings_from(settings).to_dict(), store_endpoint=store_endpoint_url,
                       doc_timeout=doc_timeout, max_in_flight=max(2 * chunk_size, 8), retry_base=retry_base_seconds,
                       batch_size=batch_size, task_runner=runner, on_progress=checkpoint)
+    checkpoint.close()
     recovery.finish()
     report.finish()
     publish_report(report, store_obj)
