@@ -8,8 +8,10 @@ after), so its partial report lists what it published, up to its last checkpoint
 
 The next run of the same flow on the same source and store finds such reports (``Recovery``): those of
 runs whose Prefect flow run has ended (the automation in infra/automations marks a run without heartbeat
-``Crashed``) are marked ``"status": "crashed"`` with ``recovered_by``, and its own report says what it
-picked up: the documents the dead run had published are ``unchanged`` now, the rest are indexed again.
+``Crashed``) are marked ``"status": "crashed"`` with ``recovered_by`` (and ``published_after_last_checkpoint``:
+documents whose latest.json says the dead run published them after its last partial report), and its own
+report says what it picked up: the documents the dead run had published are ``unchanged`` now, the rest are
+indexed.
 A partial report whose flow run is still going (two runs at once) is only noted.
 """
 
@@ -19,6 +21,7 @@ import json
 import logging
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from flows.report import RunReport
@@ -145,16 +148,36 @@ class Recovery:
         """Note what this run picked up from each dead run, and mark the dead run's report ``crashed``."""
         outcome = {d.doc_id: d.status for d in self.report.documents}
         for old in self.dead:
-            published = [d["doc_id"] for d in old.get("documents", []) if d.get("status") in PUBLISHED]
-            again = sum(outcome.get(doc_id) in PUBLISHED for doc_id in published)
-            done = set(published)
-            picked = sum(d.status in PUBLISHED and d.doc_id not in done for d in self.report.documents)
+            listed = {d["doc_id"] for d in old.get("documents", []) if d.get("status") in PUBLISHED}
+            late = self.published_after_checkpoint(old, listed)
+            kept = listed | set(late)
+            again = sum(outcome.get(doc_id) in PUBLISHED for doc_id in kept)
+            picked = sum(d.status in PUBLISHED and d.doc_id not in kept for d in self.report.documents)
             self.report.notes.append(
                 f"recovered run {old.get('run_id')} ({old['prefect_state']}, last checkpoint {old.get('checkpoint_at')}):"
-                f" {len(published)} documents it had published were kept ({again} indexed again, changed since),"
-                f" {picked} others were indexed by this run")
-            old.update(status="crashed", recovered_by=self.report.run_id, recovered_at=utcnow())
+                f" {len(kept)} documents it had published were kept ({len(late)} of them after its last checkpoint;"
+                f" {again} indexed again, changed since), {picked} others were indexed by this run")
+            old.update(status="crashed", recovered_by=self.report.run_id, recovered_at=utcnow(),
+                       published_after_last_checkpoint=late)
             try:
                 self.store.put_run(old["run_id"], old)
             except Exception:  # its partial report stays as it was; this run's note is the record
                 pass
+
+    def published_after_checkpoint(self, old: dict[str, Any], listed: set[str]) -> list[str]:
+        """Documents this run found unchanged whose latest version was published while the dead run ran, after
+        its last checkpoint (at most CHECKPOINT_SECONDS before it died): one latest.json read each, only here."""
+        started = str(old.get("started_at") or "")
+        candidates = [d.doc_id for d in self.report.documents if d.status == "unchanged" and d.doc_id not in listed]
+        if not started or not candidates:
+            return []
+
+        def published_at(doc_id: str) -> str:
+            try:
+                return str((self.store.latest(doc_id) or {}).get("published_at") or "")
+            except Exception:
+                return ""
+
+        with ThreadPoolExecutor(max_workers=16) as pool:
+            stamps = list(pool.map(published_at, candidates))
+        return sorted(d for d, at in zip(candidates, stamps) if started <= at < self.report.started_at)

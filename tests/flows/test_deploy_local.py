@@ -44,7 +44,9 @@ def test_nightly_deployment_runs_from_a_clean_clone_on_threads_then_dask(tmp_pat
         (source / f"{name}.pdf").write_bytes(pdf_bytes(name.title(), pages=2))
 
     with LocalStack(tmp_path) as stack:
-        stack.start_server()
+        # No scheduler service: it would fill ~100 future runs per schedule into the database while the test
+        # runs; the schedules themselves are checked in test_ingest_deploy.py.
+        stack.start_server(PREFECT_SERVER_SERVICES_SCHEDULER_ENABLED="false")
         # The commands of docs/operations.md, in its order.
         stack.prefect("work-pool", "create", "pagetree", "--type", "process")
         stack.start_worker(PAGETREE_APP_DIR=str(clone))  # starts (imports) while the deployments are made

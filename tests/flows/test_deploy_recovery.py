@@ -71,17 +71,21 @@ def test_next_run_recovers_a_crashed_run_and_says_what_it_picked_up(prefect_harn
     record = json.loads((store_dir / "runs" / f"{first['run_id']}.json").read_text())
     with get_client(sync_client=True) as client:
         dead = client.create_flow_run(ingest, state=Crashed(message="no heartbeat"))
+    # b was published after the dead run's last checkpoint: the partial report lists only a.
     record.update(partial=True, status="running", checkpoint_at=record["started_at"], finished_at=None,
-                  prefect_flow_run_id=str(dead.id), source=str(source))
+                  prefect_flow_run_id=str(dead.id), source=str(source),
+                  documents=[d for d in record["documents"] if d["doc_id"] == "a"])
     store.put_run(first["run_id"], record)
 
     second = ingest(str(source), store=str(store_dir))
     assert (second["counts"]["new"], second["counts"]["unchanged"]) == (1, 2)
     [note] = [n for n in second["notes"] if n.startswith("recovered run")]
     assert first["run_id"] in note and "Crashed" in note
-    assert "2 documents it had published were kept (0 indexed again" in note and "1 others were indexed" in note
+    assert "2 documents it had published were kept (1 of them after its last checkpoint; 0 indexed again" in note
+    assert "1 others were indexed" in note
     old = json.loads((store_dir / "runs" / f"{first['run_id']}.json").read_text())
     assert old["status"] == "crashed" and old["recovered_by"] == second["run_id"] and old["partial"] is True
+    assert old["published_after_last_checkpoint"] == ["b"]
 
     third = ingest(str(source), store=str(store_dir))  # recovered once: not again
     assert not [n for n in third["notes"] if n.startswith("recovered run")]
