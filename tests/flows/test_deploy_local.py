@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -35,43 +36,55 @@ def reports(store: Path) -> list[dict]:
     return [json.loads(p.read_text()) for p in sorted((store / "runs").glob("*.json"))]
 
 
-@pytest.mark.timeout(300)
+def flow_run_id(created: str) -> str:
+    return next(line.split("UUID:")[1].strip() for line in created.splitlines() if "UUID:" in line)
+
+
+@pytest.mark.timeout(360)
 def test_nightly_deployment_runs_from_a_clean_clone_on_threads_then_dask(tmp_path: Path):
     clone = clean_clone(tmp_path / "clone")
-    source, store = tmp_path / "source", tmp_path / "store"
+    source, store, dask_store = tmp_path / "source", tmp_path / "store", tmp_path / "dask-store"
     source.mkdir()
     for name in ("alpha", "beta"):
         (source / f"{name}.pdf").write_bytes(pdf_bytes(name.title(), pages=2))
 
     with LocalStack(tmp_path) as stack:
         # No scheduler service: it would fill ~100 future runs per schedule into the database while the test
-        # runs; the schedules themselves are checked in test_ingest_deploy.py.
-        stack.start_server(PREFECT_SERVER_SERVICES_SCHEDULER_ENABLED="false")
+        # runs (the schedules are checked in test_ingest_deploy.py). The second run waits for the first one's
+        # slot (nightly has concurrency_limit 1) and asks again every second instead of every 30 s.
+        stack.start_server(PREFECT_SERVER_SERVICES_SCHEDULER_ENABLED="false",
+                           PREFECT_SERVER_DEPLOYMENTS_CONCURRENCY_SLOT_WAIT_SECONDS="1")
         # The commands of docs/operations.md, in its order.
         stack.prefect("work-pool", "create", "pagetree", "--type", "process")
         stack.start_worker(PAGETREE_APP_DIR=str(clone))  # starts (imports) while the deployments are made
         deployed = stack.prefect("--no-prompt", "deploy", "--all", cwd=clone)
         assert "ingest/nightly" in deployed.stdout
 
-        run = stack.prefect("deployment", "run", "ingest/nightly", "--param", f"source={source}",
-                            "--param", f"store={store}", "--watch", "--watch-timeout", "150", check=False)
-        assert run.returncode == 0, run.stdout[-3000:] + "\nworker log:\n" + stack.log("worker")
-        [first] = reports(store)
-        assert first["counts"]["new"] == 2 and first["counts"]["failed"] == 0, first["counts"]
-        assert "partial" not in first  # the final report replaced the checkpoints
-        assert not any(n.startswith("task runner:") for n in first["notes"])  # the flow's own runner
+        # Two runs of ingest/nightly, queued at once: the default runner, then Dask chosen by a parameter.
+        threads = flow_run_id(stack.prefect("deployment", "run", "ingest/nightly", "--param", f"source={source}",
+                                            "--param", f"store={store}").stdout)
+        dask = flow_run_id(stack.prefect("deployment", "run", "ingest/nightly", "--param", f"source={source}",
+                                         "--param", f"store={dask_store}", "--param", "task_runner=dask",
+                                         "--param", "workers=1").stdout)
+        states: dict[str, str] = {}
+        deadline = time.monotonic() + 240
         with stack.client() as client:
+            while time.monotonic() < deadline and len(states) < 2:
+                for run_id in (threads, dask):
+                    state = client.read_flow_run(run_id).state
+                    if state is not None and state.is_final():
+                        states[run_id] = state.name
+                time.sleep(1)
             from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
 
             artifacts = client.read_artifacts(artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=["ingest-report"])))
-        assert any(first["run_id"] in (a.description or "") for a in artifacts)
+        assert states == {threads: "Completed", dask: "Completed"}, f"{states}\nworker log:\n{stack.log('worker')}"
 
-        (source / "gamma.pdf").write_bytes(pdf_bytes("Gamma", pages=2))
-        run = stack.prefect("deployment", "run", "ingest/nightly", "--param", f"source={source}",
-                            "--param", f"store={store}", "--param", "task_runner=dask", "--param", "workers=1",
-                            "--watch", "--watch-timeout", "150", check=False)
-        assert run.returncode == 0, run.stdout[-3000:] + "\nworker log:\n" + stack.log("worker")
-        second = reports(store)[-1]
-        assert second["run_id"] != first["run_id"]
-        assert (second["counts"]["new"], second["counts"]["unchanged"]) == (1, 2), second["counts"]
-        assert "task runner: dask (workers=1)" in second["notes"]
+    [first] = reports(store)
+    assert first["counts"]["new"] == 2 and first["counts"]["failed"] == 0, first["counts"]
+    assert "partial" not in first  # the final report replaced the checkpoints
+    assert not any(n.startswith("task runner:") for n in first["notes"])  # the flow's own runner
+    [second] = reports(dask_store)
+    assert second["counts"]["new"] == 2 and second["counts"]["failed"] == 0, second["counts"]
+    assert "task runner: dask (workers=1)" in second["notes"]
+    assert {first["run_id"], second["run_id"]} <= {(a.description or "").removeprefix("pagetree run ") for a in artifacts}
