@@ -31,16 +31,18 @@ import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
+from flows.checkpoint import Checkpoint, Recovery
 from flows.claims import claim_problem, collision_message, collisions, owner
 from flows.document import cached_source, index_documents, open_spec, open_store, settings_from
 from flows.prefect_compat import unjoined_heartbeats
 from flows.report import DocOutcome, RunReport, new_run_id
+from flows.runners import chosen_runner, describe
 from flows.sources import LocalSource, SourceObject, default_doc_id
 from index_store.errors import StoreError
 from index_store.layout import check_doc_id
@@ -293,7 +295,8 @@ def publish_report(report: RunReport, store: Store) -> None:
 def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict[str, Any], store_uri: str,
                   settings: dict[str, Any], *, store_endpoint: str | None, doc_timeout: float | None,
                   max_in_flight: int, retry_base: float, batch_size: int = DEFAULT_BATCH,
-                  batch_bytes: int = DEFAULT_BATCH_BYTES) -> None:
+                  batch_bytes: int = DEFAULT_BATCH_BYTES, task_runner: Any = None,
+                  on_progress: Callable[[], None] | None = None) -> None:
     """Index the 'index' items of the planned chunks in batches and record every item's outcome in ``report``.
 
     Two batches per slot of the task runner are in flight: one running, one ready (it hides the submission and
@@ -302,7 +305,9 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
     to the runner, and Dask assigns the first 2 x threads tasks of a group to workers as soon as they arrive,
     so a late small batch could wait behind a large one while another worker idles. The next chunk is planned
     while batches run, once fewer than a round of full batches is left to submit; at most ``max_in_flight``
-    documents are submitted and unfinished.
+    documents are submitted and unfinished. ``task_runner``: a started runner to submit to instead of the
+    flow's own (flows.runners.chosen_runner: the runner a deployment's parameters chose); ``on_progress``: called
+    after each batch's outcomes are in ``report`` (flows.checkpoint.Checkpoint writes the partial report).
     """
     logger = get_run_logger()
     chunks_left = iter(items)
@@ -332,11 +337,16 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
                                                        error=item.reason if item.action == "failed" else None,
                                                        error_kind=kind))
             if pending and not slots:
-                slots = runner_slots()
+                slots = runner_slots(task_runner)
 
     def submit(group: list[PlanItem], rerun: bool) -> None:
-        future = index_documents.submit([_job(item, spec) for item in group], store_uri, settings,
-                                        store_endpoint, retry_base, doc_timeout)
+        jobs = [_job(item, spec) for item in group]
+        if task_runner is None:
+            future = index_documents.submit(jobs, store_uri, settings, store_endpoint, retry_base, doc_timeout)
+        else:
+            future = task_runner.submit(index_documents, {"jobs": jobs, "store_uri": store_uri, "settings": settings,
+                                                          "store_endpoint": store_endpoint, "retry_base": retry_base,
+                                                          "doc_timeout": doc_timeout})
         running[id(future)] = (group, rerun, future)
         future.add_done_callback(finished.put)
 
@@ -359,6 +369,8 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
             outcomes = [_rerun(item, outcome) for item, outcome in zip(group, outcomes)]
         report.documents.extend(outcomes)
         done += len(group)
+        if on_progress is not None:
+            on_progress()
         # One line per batch, one per failure: per-document INFO lines would each be an API call.
         for outcome in outcomes:
             if outcome.status == "failed":
@@ -404,6 +416,8 @@ def run_ingest(
     source_max_attempts: int = 5,
     batch_size: int = DEFAULT_BATCH,
     replace: bool = False,
+    task_runner: Any = None,
+    notes: list[str] | None = None,
 ) -> RunReport:
     """The body shared by the flows below: discover, plan per chunk, index+publish each, report."""
     logger = get_run_logger()
@@ -411,6 +425,7 @@ def run_ingest(
     fingerprint = pipeline.fingerprint()
     report = RunReport(run_id=run_id or new_run_id(), flow=flow_name, source=source, store=store,
                        fingerprint=fingerprint)
+    report.notes.extend(notes or [])
     spec = source_spec(source, include, exclude, endpoint_url, source_max_attempts)
     src = None
     if objects is None:
@@ -423,6 +438,10 @@ def run_ingest(
     seen: set[str] = set()
     claimed: dict[str, str] = {}  # doc id -> the source object that took it in an earlier chunk of this run
     store_obj = open_store(store, store_endpoint)
+    # A partial report from the start, kept up to date: a run killed with its worker still leaves one.
+    recovery = Recovery(store_obj, report).scan()
+    checkpoint = Checkpoint(report, store_obj)
+    checkpoint.write()
 
     def planned() -> Iterator[list[PlanItem]]:
         for chunk in chunks(objects_iter, chunk_size):
@@ -433,14 +452,20 @@ def run_ingest(
                         sum(i.action == "index" for i in items), sum(i.action == "unchanged" for i in items))
             yield items
 
-    run_documents(report, planned(), spec, store, pipeline.to_dict(), store_endpoint=store_endpoint,
-                  doc_timeout=doc_timeout, max_in_flight=max_in_flight or max(2 * chunk_size, 8), retry_base=retry_base,
-                  batch_size=batch_size)
+    try:
+        run_documents(report, planned(), spec, store, pipeline.to_dict(), store_endpoint=store_endpoint,
+                      doc_timeout=doc_timeout, max_in_flight=max_in_flight or max(2 * chunk_size, 8),
+                      retry_base=retry_base, batch_size=batch_size, task_runner=task_runner, on_progress=checkpoint)
+    except BaseException as exc:  # cancelled, SIGTERM (Prefect's TerminationSignal), a bug: record, then re-raise
+        checkpoint.close("crashed", f"{type(exc).__name__}: {exc}")
+        raise
+    checkpoint.close()
     if src is not None:
         for doc_id in removed_documents(store_obj, src.uri, seen):
             report.removed_from_source.append(doc_id)
             if tombstone_removed:
                 tombstone(store_obj, doc_id, report.run_id)
+    recovery.finish()
     report.finish()
     publish_report(report, store_obj)
     logger.info(report.to_text())
@@ -464,6 +489,9 @@ def ingest(
     source_max_attempts: int = 5,
     batch_size: int = DEFAULT_BATCH,
     replace: bool = False,
+    task_runner: str | None = None,
+    workers: int | None = None,
+    dask_address: str | None = None,
 ) -> dict[str, Any]:
     """Index every new or changed PDF under ``source`` (folder or s3://bucket/prefix) into ``store``.
 
@@ -473,13 +501,17 @@ def ingest(
     documents that disappeared from the source in their latest.json (never deleted);
     ``retry_base_seconds``: first backoff of download/publish retries; ``source_max_attempts``: the S3 client's
     own attempts; ``batch_size``: documents per Prefect task at most (1: a task run per document);
-    ``replace``: index an object under an id whose latest.json names another source (refused otherwise).
+    ``replace``: index an object under an id whose latest.json names another source (refused otherwise);
+    ``task_runner`` (threads|processes|dask), ``workers``, ``dask_address``: the runner for the documents, as
+    the CLI's --task-runner/--workers/--dask-address (default: the flow's own runner, threads).
     """
-    return run_ingest(source, store, settings, flow_name="ingest", include=include, exclude=exclude,
-                      endpoint_url=endpoint_url, store_endpoint=store_endpoint_url, max_size=max_size,
-                      chunk_size=chunk_size, doc_timeout=doc_timeout, tombstone_removed=tombstone_removed,
-                      retry_base=retry_base_seconds, source_max_attempts=source_max_attempts,
-                      batch_size=batch_size, replace=replace).to_dict()
+    with chosen_runner(task_runner, workers, dask_address) as runner:
+        return run_ingest(source, store, settings, flow_name="ingest", include=include, exclude=exclude,
+                          endpoint_url=endpoint_url, store_endpoint=store_endpoint_url, max_size=max_size,
+                          chunk_size=chunk_size, doc_timeout=doc_timeout, tombstone_removed=tombstone_removed,
+                          retry_base=retry_base_seconds, source_max_attempts=source_max_attempts,
+                          batch_size=batch_size, replace=replace, task_runner=runner,
+                          notes=[describe(task_runner, workers, dask_address)] if runner else None).to_dict()
 
 
 @flow(name="index-files")

@@ -17,10 +17,12 @@ from urllib.parse import unquote, urlparse
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
+from flows.checkpoint import Checkpoint, Recovery
 from flows.document import cached_source
 from flows.ingest import (DEFAULT_BATCH, DEFAULT_CHUNK, DEFAULT_DOC_TIMEOUT, PlanItem, chunks, open_spec, open_store,
                           publish_report, run_documents, settings_from, source_spec)
 from flows.report import DocOutcome, RunReport, new_run_id
+from flows.runners import chosen_runner, describe
 from flows.sources import ObjectError, ObjectGone, SourceError, SourceObject
 
 
@@ -101,8 +103,12 @@ def rebuild_stale(
     retry_base_seconds: float = 2.0,
     source_max_attempts: int = 5,
     batch_size: int = DEFAULT_BATCH,
+    task_runner: str | None = None,
+    workers: int | None = None,
+    dask_address: str | None = None,
 ) -> dict[str, Any]:
-    """Re-index every document whose latest version has an older pipeline fingerprint (optionally filtered)."""
+    """Re-index every document whose latest version has an older pipeline fingerprint (optionally filtered).
+    ``task_runner``/``workers``/``dask_address``: the runner for the documents, as in ``ingest``."""
     logger = get_run_logger()
     fingerprint = settings_from(settings).fingerprint()
     report = RunReport(run_id=new_run_id(), flow="rebuild-stale", source="(recorded per document)", store=store,
@@ -111,6 +117,10 @@ def rebuild_stale(
     filters = {"doc_prefix": doc_prefix, "source_prefix": source_prefix, "published_before": published_before}
     report.notes.append("filters: " + ", ".join(f"{k}={v}" for k, v in filters.items() if v) if any(filters.values())
                         else "filters: none (every stale document)")
+
+    recovery = Recovery(store_obj, report).scan()  # flows/checkpoint.py: partial reports, as in ingest
+    checkpoint = Checkpoint(report, store_obj)
+    checkpoint.write()
 
     def planned() -> Iterator[list[PlanItem]]:
         for records in chunks(stale_records(store_obj, fingerprint, **filters), chunk_size):
@@ -124,9 +134,14 @@ def rebuild_stale(
             logger.info("%d stale documents to rebuild in this chunk", len(items))
             yield items
 
-    run_documents(report, planned(), {}, store, settings_from(settings).to_dict(), store_endpoint=store_endpoint_url,
-                  doc_timeout=doc_timeout, max_in_flight=max(2 * chunk_size, 8), retry_base=retry_base_seconds,
-                  batch_size=batch_size)
+    with chosen_runner(task_runner, workers, dask_address) as runner:
+        if runner is not None:
+            report.notes.append(describe(task_runner, workers, dask_address))
+        run_documents(report, planned(), {}, store, settings_from(settings).to_dict(), store_endpoint=store_endpoint_url,
+                      doc_timeout=doc_timeout, max_in_flight=max(2 * chunk_size, 8), retry_base=retry_base_seconds,
+                      batch_size=batch_size, task_runner=runner, on_progress=checkpoint)
+    checkpoint.close()
+    recovery.finish()
     report.finish()
     publish_report(report, store_obj)
     logger.info(report.to_text())

@@ -9,7 +9,8 @@ concurrency limit named by PAGETREE_MODEL_GCL (see flows/models.py).
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+from typing import Any, Iterator
 
 RUNNERS = ("threads", "processes", "dask")
 
@@ -71,3 +72,28 @@ def with_runner(flow_fn: Any, kind: str = "threads", workers: int | None = None,
     if kind == "threads" and not workers and not dask_address:
         return flow_fn
     return flow_fn.with_options(task_runner=make_task_runner(kind, workers, dask_address))
+
+
+@contextlib.contextmanager
+def chosen_runner(kind: str | None = None, workers: int | None = None,
+                  dask_address: str | None = None) -> Iterator[Any]:
+    """The task runner a flow run's parameters chose (``task_runner``, ``workers``, ``dask_address``), started
+    for the duration of the block; ``None`` when none was chosen, and the flow's own runner is used.
+
+    A deployment cannot call ``with_runner``: the worker calls the flow object of the entrypoint, whose task
+    runner is fixed. So the flow body opens the chosen runner itself and submits its batches to it
+    (``TaskRunner.submit``, what ``Task.submit`` calls on the flow's runner); task runs still belong to the
+    flow run. A temporary Dask cluster lives as long as the block.
+    """
+    if not kind and not workers and not dask_address:
+        yield None
+        return
+    with make_task_runner(kind or "threads", workers, dask_address) as runner:
+        yield runner
+
+
+def describe(kind: str | None, workers: int | None, dask_address: str | None) -> str:
+    """One line for the run report: which runner the parameters chose."""
+    if dask_address:
+        return f"task runner: dask (existing cluster at {dask_address})"
+    return f"task runner: {kind or 'threads'}" + (f" (workers={workers})" if workers else "")

@@ -260,11 +260,29 @@ class S3Backend:
     def _error_code(self, exc: Exception) -> str:
         return str(getattr(exc, "response", {}).get("Error", {}).get("Code", ""))
 
+    def _absent(self, exc: Exception, key: str) -> bool:
+        """Whether ``exc``, from a GET or HEAD of ``key``, means that the key does not exist.
+
+        Without s3:ListBucket on the bucket, S3 answers 403 instead of 404 for a missing key, and a ListBucket
+        grant limited by an ``s3:prefix`` condition (infra/iam-policy.json) does not count. Such a policy does
+        allow listing the key itself, so one LIST tells a missing key (a first run on an empty index) from a
+        real denial, which is raised as before."""
+        code = self._error_code(exc)
+        if code in ("NoSuchKey", "404", "NotFound"):
+            return True
+        if code not in ("AccessDenied", "403"):
+            return False
+        try:
+            page = self.client.list_objects_v2(Bucket=self.bucket, Prefix=self._key(key), MaxKeys=1)
+        except Exception:
+            return False  # listing is denied too: the 403 stands
+        return not any(obj["Key"] == self._key(key) for obj in page.get("Contents", []))
+
     def get_with_tag(self, key: str) -> tuple[bytes, str | None]:
         try:
             obj = self.client.get_object(Bucket=self.bucket, Key=self._key(key))
         except Exception as exc:
-            if self._error_code(exc) in ("NoSuchKey", "404", "NotFound"):
+            if self._absent(exc, key):
                 raise NotFound(f"{key} not found in {self.uri}") from exc
             raise
         return obj["Body"].read(), obj.get("ETag")
@@ -289,7 +307,7 @@ class S3Backend:
             self.client.head_object(Bucket=self.bucket, Key=self._key(key))
             return True
         except Exception as exc:
-            if self._error_code(exc) in ("404", "NoSuchKey", "NotFound"):
+            if self._absent(exc, key):
                 return False
             raise
 

@@ -1,5 +1,5 @@
 """Deployment files stay true to the code: prefect.yaml entrypoints load, parameters exist, schedules parse;
-the IAM policy grants exactly list+read on the source prefix and read/write on the index prefix."""
+the IAM policy grants exactly list+read on the source prefix and read/write (no delete) on the index prefix."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def test_iam_policy_is_least_privilege():
         "arn:aws:s3:::pagetree-source": {"s3:ListBucket"},
         "arn:aws:s3:::pagetree-source/filings/*": {"s3:GetObject"},
         "arn:aws:s3:::pagetree-index": {"s3:ListBucket"},
-        "arn:aws:s3:::pagetree-index/index/*": {"s3:GetObject", "s3:PutObject", "s3:DeleteObject"},
+        "arn:aws:s3:::pagetree-index/index/*": {"s3:GetObject", "s3:PutObject"},  # gc's DeleteObject: iam-policy-gc.json
     }
     lists = [st for st in policy["Statement"] if st["Action"] == "s3:ListBucket"]
     assert all("s3:prefix" in json.dumps(st.get("Condition", {})) for st in lists)
