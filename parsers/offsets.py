@@ -202,7 +202,14 @@ def map_entries(
                 pairs.append((e.page.value, p))
     dominant = vote_offset(pairs)
     if dominant is None:
+        # No labels, no folios, no title found in the body (a body without a text layer): assume the main
+        # matter's page 1 is the first page after the contents, as books are laid out, unless that pushes
+        # the last listed page past the end of the document.
         dominant = 0
+        printed = [e.page.value for e in entries if e.page is not None and e.page.kind == "arabic"]
+        if toc_pages and printed and max(printed) + max(toc_pages) <= page_count:
+            dominant = max(toc_pages)
+            method = "after-contents"
 
     counts: Counter[str] = Counter()
     deferred: list[int] = []
@@ -236,7 +243,7 @@ def map_entries(
                     break
             if chosen is None and cands:
                 near = finder.near(key, cands[0][1]) if len(key) >= 4 else None
-                if near is not None and near >= prev:
+                if near is not None and near >= prev and near not in toc_set:  # the listing itself is not the section
                     chosen, status = near, "corrected"
             if chosen is None and e.page is not None and e.page.kind == "arabic" and len(key) >= 6:
                 # Piecewise: the numbering may restart or pages may be inserted. Accept a new offset

@@ -28,6 +28,9 @@ LlmStructureHook = Callable[[PdfSource], tuple[list[Entry], dict[str, Any]]]
 
 MIN_ENTRIES = 3
 MIN_VERIFIED_SHARE = 0.5  # of TOC entries with a page number that must check out in the body
+# Below this many characters a page on average, the body has no text layer to verify TOC entries against
+# (a typeset page holds 2,000-4,000; a running head and folio alone ~50).
+MIN_BODY_CHARS = 150
 MAX_GOOD_SHARE_PAST_END = 0.25  # a TOC tail projected past the last page is cut when fewer of it check out
 MAX_SPLIT_PAGES = 400  # do not build layouts for more pages than this when splitting leaves
 MAX_LEAF_TOKENS = 20_000  # a leaf above this many (approximate) tokens is split even if short in pages
@@ -145,7 +148,11 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
     with_pages = [e for e in toc.entries if e.page is not None or e.link is not None]
     good = sum(1 for e in with_pages if e.status in CHECKED)
     if with_pages and good < MIN_VERIFIED_SHARE * len(with_pages):
-        return [], None, info, f"only {good} of {len(with_pages)} TOC entries could be verified in the body"
+        if result.method == "after-contents" and not body_has_text(texts, toc.pages):
+            # Nothing to verify against (a body without a text layer): the listing is the only evidence there is.
+            info["unverified_body"] = True
+        else:
+            return [], None, info, f"only {good} of {len(with_pages)} TOC entries could be verified in the body"
     entries = [Entry(e.level, e.title, e.physical or 1) for e in toc.entries]
     # A section's own contents listing (a 10-K's index to the financial statements) gives its children.
     entries, inner = add_inner_tocs(entries, pdf.page_count, pdf.text, pdf.layout, pdf.labels(), toc.pages)
@@ -155,6 +162,12 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
         entries, filing_info = complete_filing(entries, pdf.page_count, pdf.text, toc.heading, toc.pages[0])
         info.update(filing_info)
     return entries, result.page_offset, info, None
+
+
+def body_has_text(texts: list[str], toc_pages: list[int]) -> bool:
+    """Whether the pages after the contents carry enough text to find titles in (MIN_BODY_CHARS a page on average)."""
+    body = texts[max(toc_pages, default=0):]
+    return not body or sum(len(t.strip()) for t in body) >= MIN_BODY_CHARS * len(body)
 
 
 def beyond_last_page(entries: list[TocEntry], page_count: int) -> int:

@@ -93,6 +93,32 @@ class TocEntry:
 _NUMBER_LINE = re.compile(r"^\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*$", re.I)
 
 
+_TRAILING_NUMBER = re.compile(r"^(?P<title>.*[^\W\d_].*?)\s+(?P<num>\d{1,4})$")
+
+
+def listing_like(text: str, page_count: int) -> bool:
+    """Cheap test for a contents listing printed without a heading or leaders.
+
+    Six or more titles each followed by a page number (on the same line or the next), page numbers
+    that never go backwards and stay within the document, and such pairs making up most of the page.
+    """
+    lines = [" ".join(ln.split()) for ln in text.splitlines() if ln.strip()]
+    numbers: list[int] = []
+    paired = 0
+    for i, ln in enumerate(lines):
+        m = _TRAILING_NUMBER.match(ln)
+        if m:
+            numbers.append(int(m.group("num")))
+            paired += 1
+        elif ln.isdigit() and i > 0 and re.search(r"[^\W\d_]{2}", lines[i - 1]) and not lines[i - 1][-1:].isdigit():
+            numbers.append(int(ln))
+            paired += 2
+    if len(numbers) < 6 or paired < 0.6 * len(lines) or max(numbers) > page_count + 50:
+        return False
+    forward = sum(1 for a, b in zip(numbers, numbers[1:]) if b >= a)
+    return forward >= 0.9 * (len(numbers) - 1)
+
+
 def is_heading(text: str) -> bool:
     return bool(_HEADING_RE.match(text))
 
@@ -212,7 +238,8 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
 
 
 _PAGE_COLUMN = re.compile(r"^\s*(?:item(?:\s+no\.?)?\s*)?(?:page|pages|page\s+no\.?|page\s+number|seite|p\.)?\s*$|^\s*item\s+no\.?\s*$", re.I)
-_PAGE_SUFFIX = re.compile(r"\s+(?:page|page\s+no\.?)\s*$", re.I)
+# The "Page" column header run into a title; lower-case "page" ends real titles ("new page", "set page").
+_PAGE_SUFFIX = re.compile(r"\s+(?:Page|PAGE|Page\s+No\.?|PAGE\s+NO\.?)\s*$")
 
 
 def _untitled(text: str) -> TocLine:
@@ -306,7 +333,7 @@ def find_toc(
     start = None
     for n in range(1, limit + 1):
         heading, leaders = screen_page(text(n))
-        if heading or leaders >= 6:
+        if heading or leaders >= 6 or listing_like(text(n), page_count):
             lay = layout(n)
             if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]) and not heading:
                 continue
