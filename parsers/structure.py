@@ -8,6 +8,7 @@ Long leaves are then split by the headings inside them, or by page groups.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -39,6 +40,8 @@ MAX_LEAF_TOKENS = 20_000  # a leaf above this many (approximate) tokens is split
 # 10-page limit, a 10-K's Risk Factors or MD&A 1.5-2.5x.
 OUTLINE_SPLIT_FACTOR = 4
 AUTHOR_OUTLINES = ("bookmarks", "toc")
+# A back-of-book index ("Index", "Concept Index", "Index of Commands"), not a filing's "Index to ... Statements".
+_BOOK_INDEX = re.compile(r"^(?:(?:[a-z]+ ){0,2}index|index of [a-z ]+)$")
 
 
 @dataclass
@@ -217,6 +220,9 @@ def split_long_leaves(
         span = node.end_page - node.start_page + 1
         tokens = _tokens(pdf, node) if not node.nodes and span > 1 else 0
         if node.nodes or (span <= factor * max_pages and tokens <= factor * MAX_LEAF_TOKENS):
+            continue
+        if _BOOK_INDEX.match(title_key(node.title)):
+            info["index_kept"] = info.get("index_kept", 0) + 1  # alphabetical entries: no section to split off
             continue
         # Dense pages (tables, small print) get smaller groups so a leaf stays near the token limit.
         group = max(1, min(max_pages, span * MAX_LEAF_TOKENS // max(tokens, 1)))
