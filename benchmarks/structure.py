@@ -184,6 +184,19 @@ def _ensure_corpus(corpus: Path) -> None:
     subprocess.run(["bash", FETCH, str(corpus)], check=True)
 
 
+def _tsv_toc_pages(doc_id: str) -> list[int]:
+    """printed_toc_pages of a development manual in ../shared/corpus/manuals/corpus.tsv ([] if unknown)."""
+    tsv = Path(FETCH).with_name("corpus.tsv")
+    if not tsv.exists():
+        return []
+    rows = [ln.split("\t") for ln in tsv.read_text().splitlines() if ln.strip()]
+    head = rows[0]
+    for r in rows[1:]:
+        if r[head.index("doc_id")] == doc_id:
+            return [int(x) for x in r[head.index("printed_toc_pages")].split(",") if x.strip().isdigit()]
+    return []
+
+
 def _extra_kinds(tsv: Path = EXTRA_TSV) -> dict[str, str]:
     """doc_id -> kind(s) of the held-out set, from benchmarks/corpus_extra.tsv."""
     lines = [ln.split("\t") for ln in tsv.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
@@ -231,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default=str(ROOT / ".corpus"))
     ap.add_argument("--filings", default=DEFAULT_FILINGS, help="FinanceBench pdfs folder ('' to skip)")
-    ap.add_argument("--variants", default="A,B1,B2,B3,excerpt", help="manuals variants; excerpt = first 60 pages as B2")
+    ap.add_argument("--variants", default="A,B1,B2,B3,excerpt,NT",
+                    help="manuals variants; excerpt = first 60 pages as B2; NT = B3 without its contents pages")
     ap.add_argument("--extra", default=str(DEFAULT_EXTRA), help="held-out manuals (benchmarks/fetch_extra.sh; '' to skip)")
     ap.add_argument("--extra-variants", default="B2,B3", help="variants of the held-out manuals")
     ap.add_argument("--peers", default="pymupdf4llm,pageindex", help="comma list, '' for none")
@@ -248,7 +262,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     sys.path.insert(0, str(ROOT))
-    from benchmarks.metric import excerpt_truth, failed_score, make_variant, mean_scores, score, truth_from_pdf
+    from benchmarks.metric import (excerpt_truth, failed_score, make_notoc_variant, make_variant, mean_scores, score,
+                                   truth_from_pdf, truth_without_pages)
 
     corpus, work = Path(args.corpus), Path(args.work)
     _ensure_corpus(corpus)
@@ -258,12 +273,21 @@ def main(argv: list[str] | None = None) -> int:
     peers = [p for p in args.peers.split(",") if p]
 
     sets: list[tuple[str, str, Path, Path]] = []  # (set, doc_id, original, variant file)
+    dropped: dict[str, list[int]] = {}  # doc_id -> pages deleted in its NT variant
     for src in sorted(corpus.glob("*.pdf")):
         if only and src.stem not in only:
             continue
         for v in variants:
             dst = work / f"{src.stem}.{v}.pdf"
-            if not dst.exists():
+            if v == "NT" and not _tsv_toc_pages(src.stem):
+                continue  # no printed contents to delete (live-manual: no body text either)
+            if v == "NT":
+                # No printed contents: the headings fallback on real manuals (development set only).
+                record = work / f"{src.stem}.NT.json"
+                if not dst.exists() or not record.exists():
+                    record.write_text(json.dumps(make_notoc_variant(src, dst, _tsv_toc_pages(src.stem))))
+                dropped[src.stem] = json.loads(record.read_text())
+            elif not dst.exists():
                 make_variant(src, dst, v)
             sets.append((f"manuals-{v}", src.stem, src, dst))
     kinds = {d: DEV_KINDS.get(d, "plain") for d in (s[1] for s in sets)}
@@ -295,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
         truth = truth_from_pdf(src)
         if set_name == "manuals-excerpt":
             truth = excerpt_truth(truth)
+        if set_name == "manuals-NT":
+            truth = truth_without_pages(truth, dropped[doc_id])
         floor = min(_floor_seconds(path) for _ in range(2))
         try:
             ours = _ours(path, args.max_leaf_pages)
@@ -302,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
             err = None
         except Exception as exc:  # the document scores zero, the run goes on
             ours, s, s_sec, err = {"pages": 0}, failed_score(truth), failed_score(truth), f"{type(exc).__name__}: {exc}"
-        row = {"set": set_name, "doc": doc_id, "kind": kinds.get(doc_id, ""), "method": "pagetree", "score": s, "score_sections": s_sec,
+        kind = "no-toc" if set_name == "manuals-NT" else kinds.get(doc_id, "")
+        row = {"set": set_name, "doc": doc_id, "kind": kind, "method": "pagetree", "score": s, "score_sections": s_sec,
                "floor_seconds": floor, "error": err,
                **{k: v for k, v in ours.items() if k not in ("pred", "pred_sections")}}
         if ours.get("pages"):
