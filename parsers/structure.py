@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from index_store.model import Node
 from parsers.bookmarks import read_bookmarks
-from parsers.headings import detect_headings
+from parsers.headings import detect_headings, outline_headings
 from parsers.filings import complete_filing, is_filing
 from parsers.inner_toc import add_inner_tocs
 from parsers.offsets import CHECKED, map_entries, title_key
@@ -196,7 +196,7 @@ def beyond_last_page(entries: list[TocEntry], page_count: int) -> int:
 
 def _from_headings(pdf: PdfSource) -> tuple[list[Entry], str | None]:
     n = min(pdf.page_count, MAX_SPLIT_PAGES * 5)
-    heads = detect_headings([pdf.layout(p) for p in range(1, n + 1)])
+    heads = outline_headings(detect_headings([pdf.layout(p) for p in range(1, n + 1)]))
     if len(heads) < MIN_ENTRIES:
         return [], f"only {len(heads)} headings found"
     if len(heads) > 8 * pdf.page_count:
