@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from parsers.numbering import PageNumber, parse_numbering, parse_page_number
+from parsers.numbering import PageNumber, int_to_roman, parse_numbering, parse_page_number
 from parsers.toc import TocEntry
 
 # Statuses of a TOC entry whose physical page checked out (in the body, or by the author's own link).
@@ -76,6 +76,32 @@ def read_folios(texts: Sequence[str], window: int = 5, support: int = 3) -> dict
         if best is not None:
             out[i + 1] = PageNumber(best[2], best[1])
     return out
+
+
+def printed_labels(labels: Sequence[str | None], texts: Sequence[str]) -> list[str | None]:
+    """Each page's printed label: /PageLabels when the PDF has them, else the folio printed on the page.
+
+    A page without a readable folio (a chapter opening, a full-page figure) between two pages whose folios
+    are in one sequence (same kind, same physical-minus-printed offset) gets its number from that sequence.
+    Roman folios are given in lower case ("xiv"), as /PageLabels' "r" style would print them.
+    """
+    if any(labels):
+        return list(labels)
+    folios = read_folios(texts)
+    out: list[str | None] = [None] * len(texts)
+    known = sorted(folios)
+    for page, pn in folios.items():
+        out[page - 1] = _label(pn)
+    for a, b in zip(known, known[1:]):
+        fa, fb = folios[a], folios[b]
+        if b - a > 1 and fa.kind == fb.kind and b - fb.value == a - fa.value:
+            for page in range(a + 1, b):
+                out[page - 1] = _label(PageNumber(fa.value + page - a, fa.kind))
+    return out
+
+
+def _label(pn: PageNumber) -> str:
+    return int_to_roman(pn.value) if pn.kind == "roman" else str(pn.value)
 
 
 def folio_index(folios: dict[int, PageNumber]) -> dict[tuple[str, int], list[int]]:
