@@ -16,6 +16,7 @@ from typing import Sequence
 
 from parsers.layout import Line, PageLayout
 from parsers.numbering import Numbering, parse_numbering, parse_page_number
+from parsers.toc import part_entries
 
 _MONO = re.compile(r"mono|courier|consol|typewriter|\btt|cmtt|t1xtt|menlo|inconsolata", re.I)
 _UNITS = r"one|two|three|four|five|six|seven|eight|nine"
@@ -252,15 +253,34 @@ def _drop_entry_families(found: list[Heading]) -> list[Heading]:
 
 
 def assign_heading_levels(found: list[Heading]) -> None:
-    """Level 1 for the largest style, then down by size and weight; decimal numbering wins."""
+    """Level 1 for the largest style, then down by size and weight; decimal numbering wins.
+
+    Parts (parsers.toc.part_entries: "VII Utilities" in a sequence from I, or unnumbered heads set larger
+    than every numbered chapter) are a level of their own above the chapters; unnumbered heads take the
+    level numbered heads of their style have.
+    """
+    def style(h: Heading) -> tuple:
+        return (0, -round(h.size), not h.bold)
+
     styles = sorted({(-h.size, not h.bold) for h in found})
     rank = {s: i + 1 for i, s in enumerate(styles)}
+    parts = part_entries(found, style)
+    shift = 1 if parts else 0
+    learned: dict[tuple, Counter] = {}
     for h in found:
         n = h.numbering
-        if n is not None and n.kind in ("decimal", "letter") and n.depth >= 1:
-            h.level = n.depth
+        if n is not None and n.kind in ("decimal", "letter") and id(h) not in parts:
+            learned.setdefault(style(h), Counter())[n.depth + shift] += 1
+    for h in found:
+        n = h.numbering
+        if id(h) in parts:
+            h.level = 1
+        elif n is not None and n.kind in ("decimal", "letter") and n.depth >= 1:
+            h.level = n.depth + shift
+        elif shift and style(h) in learned:
+            h.level = learned[style(h)].most_common(1)[0][0]
         else:
-            h.level = rank[(-h.size, not h.bold)]
+            h.level = rank[(-h.size, not h.bold)] + shift
     # Keep levels dense (1, 2, 3...) so the tree has no empty tiers.
     used = sorted({h.level for h in found})
     remap = {lv: i + 1 for i, lv in enumerate(used)}

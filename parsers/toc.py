@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from parsers.layout import Line, PageLayout
-from parsers.numbering import Numbering, PageNumber, parse_numbering, parse_page_number
+from parsers.numbering import Numbering, PageNumber, parse_numbering, parse_page_number, roman_to_int
 
 # "Contents" headings in a few languages and casings; "Index of Sections" as in the issue.
 _HEADING_RE = re.compile(
@@ -428,18 +428,45 @@ def assign_levels(entries: list[TocEntry]) -> None:
 
     styles = sorted({(indent(e), -round(e.size), not e.bold) for e in entries})
     rank = {s: i + 1 for i, s in enumerate(styles)}
+    parts = part_entries(entries, lambda e: (indent(e), -round(e.size), not e.bold))
+    has_part = bool(parts)
+    for e in entries:
+        if id(e) in parts:
+            e.extra["part"] = True
     learned: dict[tuple, Counter] = {}
-    has_part = any(e.numbering and e.numbering.kind in ("part", "roman") for e in entries)
     for e in entries:
         s = (indent(e), -round(e.size), not e.bold)
-        if e.numbering is not None:
-            lvl = e.numbering.depth + (1 if has_part and e.numbering.kind not in ("part", "roman") else 0)
-            learned.setdefault(s, Counter())[lvl] += 1
+        if e.numbering is not None and id(e) not in parts:
+            learned.setdefault(s, Counter())[e.numbering.depth + (1 if has_part else 0)] += 1
     for e in entries:
         s = (indent(e), -round(e.size), not e.bold)
-        if e.numbering is not None:
-            e.level = e.numbering.depth + (1 if has_part and e.numbering.kind not in ("part", "roman") else 0)
+        if id(e) in parts:
+            e.level = 1
+        elif e.numbering is not None:
+            e.level = e.numbering.depth + (1 if has_part else 0)
         elif s in learned:
             e.level = learned[s].most_common(1)[0][0]
         else:
-            e.level = rank[s]
+            e.level = rank[s] + (1 if has_part and rank[s] == 1 else 0)
+
+
+def part_entries(entries: Sequence, style: Callable) -> set[int]:
+    """ids of the entries that are Parts: a level of their own above the chapters.
+
+    Evidence, not position: "Part II" / "Book 1" by name; roman numbers only as a sequence from I ("I Gnuplot",
+    "II Plotting styles": one "X Window System" or "C Library" is a title, not Part X or Part C); unnumbered
+    entries ("User", "Articles") when set in a style larger or less indented than every numbered chapter and
+    used at least twice. One misread entry then costs that entry, not the level of every entry below it.
+    """
+    named = {id(e) for e in entries if e.numbering is not None and e.numbering.kind == "part"}
+    romans = [e for e in entries if e.numbering is not None and e.numbering.kind == "roman"]
+    values = [v for v in (roman_to_int(e.numbering.label) for e in romans) if v is not None]
+    if len(values) >= 2 and values[0] == 1 and all(b == a + 1 for a, b in zip(values, values[1:])):
+        named |= {id(e) for e in romans}
+    chapters = [style(e) for e in entries if e.numbering is not None and e.numbering.depth == 1
+                and e.numbering.kind in ("decimal", "chapter")]
+    if len(chapters) < 2:
+        return named
+    top = Counter(chapters).most_common(1)[0][0]  # (indent, -size, not bold) of the chapters
+    bigger = Counter(style(e) for e in entries if e.numbering is None and style(e)[1] < top[1] and style(e)[0] <= top[0])
+    return named | {id(e) for e in entries if e.numbering is None and style(e) in bigger and bigger[style(e)] >= 2}
