@@ -207,6 +207,7 @@ def map_entries(
     folios = read_folios(texts)
     fol_idx = folio_index({p: f for p, f in folios.items() if p >= body_start - 1})
     keys = [title_key(e.title) for e in entries]
+    repeated = {k for k, c in Counter(keys).items() if c > 1}  # generated titles listed again and again
 
     # Dominant offset for arabic numbers: from labels/folios when they exist, else titles in the body.
     pairs: list[tuple[int, int]] = []
@@ -271,15 +272,17 @@ def map_entries(
                 near = finder.near(key, cands[0][1]) if len(key) >= 4 else None
                 if near is not None and near >= prev and near not in toc_set:  # the listing itself is not the section
                     chosen, status = near, "corrected"
-            if chosen is None and e.page is not None and e.page.kind == "arabic" and len(key) >= 6:
+            if chosen is None and e.page is not None and e.page.kind == "arabic" and len(key) >= 6 and key not in repeated:
                 # Piecewise: the numbering may restart or pages may be inserted. Accept a new offset
                 # only if the title is found there and either the next entry agrees with it or the
-                # title occurs on no other page after the previous entry.
+                # title occurs on no other page after the previous entry. A title the contents lists many
+                # times ("Detailed Description" under every class) is no evidence of where this one is:
+                # an offset moved by it would misplace every entry after it.
                 found = [p for p in finder.pages_with(key, prev, page_count)
                          if p not in toc_set and p != (cands[0][1] if cands else -1)]
                 for p in found[:3]:
                     new = p - e.page.value
-                    if len(found) == 1 or _next_agrees(entries, keys, i, new, finder):
+                    if len(found) == 1 or _next_agrees(entries, keys, i, new, finder, repeated):
                         chosen, status, cur = p, "corrected", new
                         break
             if chosen is None and cands:
@@ -317,11 +320,12 @@ def map_entries(
     )
 
 
-def _next_agrees(entries: list[TocEntry], keys: list[str], i: int, offset: int, finder: _Finder) -> bool:
-    """The next numbered entry is found under the new offset too (or there is no next entry to disagree)."""
+def _next_agrees(entries: list[TocEntry], keys: list[str], i: int, offset: int, finder: _Finder,
+                 repeated: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
+    """The next numbered entry with a title of its own is found under the new offset too (or there is none)."""
     for j in range(i + 1, len(entries)):
         e = entries[j]
-        if e.page is None or e.page.kind != "arabic" or len(keys[j]) < 4:
+        if e.page is None or e.page.kind != "arabic" or len(keys[j]) < 4 or keys[j] in repeated:
             continue
         return finder.on(keys[j], e.page.value + offset)
     return True
