@@ -8,7 +8,9 @@ page. Titles match when rapidfuzz ``ratio`` of their normalized forms >= 85.
 
 Variants: A original; B1 outline removed; B2 + page labels removed; B3 + link
 annotations and named destinations removed; excerpt: the first 60 pages as B2,
-scored against the outline entries on those pages (``make_variant``, ``excerpt_truth``).
+scored against the outline entries on those pages (``make_variant``, ``excerpt_truth``); NT ("no
+contents"): B3 with the printed contents pages deleted, so the tree must come from headings, scored
+against the outline with its pages shifted (``make_notoc_variant``, ``truth_without_pages``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from rapidfuzz.fuzz import ratio
 Triple = tuple[int, str, int]
 
 MATCH_THRESHOLD = 85.0
-VARIANTS = ("A", "B1", "B2", "B3", "excerpt")
+VARIANTS = ("A", "B1", "B2", "B3", "excerpt")  # and "NT", made by make_notoc_variant
 EXCERPT_PAGES = 60  # issue 4's scanned excerpts: the first 60 pages, outline and labels removed (README variant C)
 
 _ROMAN = r"(?=[ivxlcdm]+\b)m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
@@ -262,3 +264,50 @@ def pymupdf_link_type() -> int:
     import pymupdf
 
     return pymupdf.PDF_ANNOT_LINK
+
+
+# -- the no-contents variant ------------------------------------------------------------
+
+
+def make_notoc_variant(src: str | Path, dst: str | Path, extra_pages: Iterable[int] = (), rounds: int = 3) -> list[int]:
+    """Write B3 of ``src`` without its printed contents pages to ``dst``; return the deleted 1-based pages.
+
+    The pages deleted are ``extra_pages`` (e.g. the corpus table's ``printed_toc_pages``) and whatever
+    ``parsers.toc.find_toc`` still reads as contents, repeated until it finds none (a long contents split
+    over several listings). Development aid for the headings fallback: real manuals without a contents.
+    """
+    import pymupdf
+
+    from parsers.pdf import PdfSource
+    from parsers.toc import find_toc
+
+    dst = Path(dst)
+    make_variant(src, dst, "B3")
+    dropped: list[int] = []  # pages of the original
+    pending = sorted(set(int(p) for p in extra_pages))
+    for _ in range(rounds + 1):
+        if pending:
+            with pymupdf.open(dst) as doc:
+                keep = [i for i in range(doc.page_count) if i + 1 not in pending]
+                doc.select(keep)
+                doc.save(str(dst) + ".tmp")
+            Path(str(dst) + ".tmp").replace(dst)
+            # Map the current file's page numbers back to the original's before recording them.
+            remaining = [p for p in range(1, 100_000) if p not in dropped]
+            dropped = sorted(dropped + [remaining[p - 1] for p in pending if p - 1 < len(remaining)])
+        with PdfSource(dst) as pdf:
+            pending = find_toc(pdf.page_count, pdf.text, pdf.layout).pages
+        if not pending:
+            break
+    return dropped
+
+
+def truth_without_pages(truth: Sequence[Triple], dropped: Sequence[int]) -> list[Triple]:
+    """The answer key after deleting ``dropped`` pages: entries on them go, later pages shift down."""
+    gone = sorted(set(dropped))
+    out: list[Triple] = []
+    for lv, title, page in truth:
+        if page in gone:
+            continue
+        out.append((lv, title, page - sum(1 for g in gone if g < page)))
+    return out

@@ -30,6 +30,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 FETCH = "/work/shared/corpus/manuals/fetch.sh"
 DEFAULT_FILINGS = "/work/shared/corpus/financebench/pdfs"
+EXTRA_TSV = ROOT / "benchmarks" / "corpus_extra.tsv"
+DEFAULT_EXTRA = ROOT / "benchmarks" / ".work" / "corpus_extra"
+# Kind of each development manual (../shared/corpus/manuals/README.md); a document may be of several kinds.
+# The held-out set's kinds are in benchmarks/corpus_extra.tsv. "reference" = generated reference manual,
+# "no-toc" = no printed contents (README: live-manual), "parts" = outline with Parts above chapters.
+DEV_KINDS = {"pgfmanual": "parts", "live-manual": "parts,no-toc", "gnuplot": "parts", "ubuntu-packaging-guide": "parts"}
+KIND_ORDER = ("parts", "reference", "no-toc", "plain")
 PAGEINDEX_VENV = ROOT / "benchmarks" / ".work" / "pageindex-venv"
 
 
@@ -177,6 +184,58 @@ def _ensure_corpus(corpus: Path) -> None:
     subprocess.run(["bash", FETCH, str(corpus)], check=True)
 
 
+def _tsv_toc_pages(doc_id: str) -> list[int]:
+    """printed_toc_pages of a development manual in ../shared/corpus/manuals/corpus.tsv ([] if unknown)."""
+    tsv = Path(FETCH).with_name("corpus.tsv")
+    if not tsv.exists():
+        return []
+    rows = [ln.split("\t") for ln in tsv.read_text().splitlines() if ln.strip()]
+    head = rows[0]
+    for r in rows[1:]:
+        if r[head.index("doc_id")] == doc_id:
+            return [int(x) for x in r[head.index("printed_toc_pages")].split(",") if x.strip().isdigit()]
+    return []
+
+
+def _extra_kinds(tsv: Path = EXTRA_TSV) -> dict[str, str]:
+    """doc_id -> kind(s) of the held-out set, from benchmarks/corpus_extra.tsv."""
+    lines = [ln.split("\t") for ln in tsv.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    head = lines[0]
+    return {r[head.index("doc_id")]: r[head.index("kind")] for r in lines[1:]}
+
+
+def kinds_of(row: dict) -> list[str]:
+    """The kinds a result row counts under (a document may be of several)."""
+    return [k for k in str(row.get("kind") or "plain").split(",") if k]
+
+
+def kind_table(rows: list[dict]) -> tuple[list[dict], str]:
+    """Per set, kind and method: mean F1 (levels <= 2 and all), precision and recall (levels <= 2)."""
+    from benchmarks.metric import mean_scores
+
+    groups: dict[tuple[str, str, str], list[dict]] = {}
+    for r in rows:
+        if not r["set"].startswith(("manuals-", "extra-")):
+            continue
+        for kind in kinds_of(r):
+            groups.setdefault((r["set"], kind, r["method"]), []).append(r)
+    order = {k: i for i, k in enumerate(KIND_ORDER)}
+    sets = list(dict.fromkeys(r["set"] for r in rows))
+    out = []
+    for key in sorted(groups, key=lambda k: (sets.index(k[0]), order.get(k[1], 99), k[2] != "pagetree", k[2])):
+        sel = groups[key]
+        m = mean_scores(r["score"] for r in sel)
+        out.append({"set": key[0], "kind": key[1], "method": key[2], "docs": len(sel), "docs_list": [r["doc"] for r in sel],
+                    "l12": m["l12"], "all": m["all"], "min_l12_f1": min(r["score"]["l12"]["f1"] for r in sel)})
+    lines = ["| set | kind | method | docs | F1 l<=2 | P l<=2 | R l<=2 | F1 all | P all | R all | worst doc F1 l<=2 |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for k in out:
+        lines.append(f"| {k['set']} | {k['kind']} | {k['method']} | {k['docs']} | {_fmt(k['l12']['f1'])} | "
+                     f"{_fmt(k['l12']['precision'])} | {_fmt(k['l12']['recall'])} | {_fmt(k['all']['f1'])} | "
+                     f"{_fmt(k['all']['precision'])} | {_fmt(k['all']['recall'])} | {_fmt(k['min_l12_f1'])} |")
+    return out, "\n".join(lines)
+
+
 def _fmt(x: float) -> str:
     return f"{x:.3f}"
 
@@ -185,11 +244,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default=str(ROOT / ".corpus"))
     ap.add_argument("--filings", default=DEFAULT_FILINGS, help="FinanceBench pdfs folder ('' to skip)")
-    ap.add_argument("--variants", default="A,B1,B2,B3,excerpt", help="manuals variants; excerpt = first 60 pages as B2")
+    ap.add_argument("--variants", default="A,B1,B2,B3,excerpt,NT",
+                    help="manuals variants; excerpt = first 60 pages as B2; NT = B3 without its contents pages")
+    ap.add_argument("--extra", default=str(DEFAULT_EXTRA), help="held-out manuals (benchmarks/fetch_extra.sh; '' to skip)")
+    ap.add_argument("--extra-variants", default="B2,B3", help="variants of the held-out manuals")
     ap.add_argument("--peers", default="pymupdf4llm,pageindex", help="comma list, '' for none")
     ap.add_argument("--peer-variant", default="B2", help="manuals variant the peers run on")
     ap.add_argument("--peers-cached-only", action="store_true", help="use peer results cached by earlier runs, run nothing")
-    ap.add_argument("--peer-sets", default="manuals,filings", help="which sets the peers run on (manuals,filings,earnings)")
+    ap.add_argument("--peer-sets", default="manuals,filings,extra", help="which sets the peers run on (manuals,filings,earnings,extra)")
     ap.add_argument("--docs", default="", help="comma list of doc ids to restrict to")
     ap.add_argument("--max-leaf-pages", type=int, default=10)
     ap.add_argument("--work", default=str(ROOT / "benchmarks" / ".work" / "structure"))
@@ -200,7 +262,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     sys.path.insert(0, str(ROOT))
-    from benchmarks.metric import excerpt_truth, failed_score, make_variant, mean_scores, score, truth_from_pdf
+    from benchmarks.metric import (excerpt_truth, failed_score, make_notoc_variant, make_variant, mean_scores, score,
+                                   truth_from_pdf, truth_without_pages)
 
     corpus, work = Path(args.corpus), Path(args.work)
     _ensure_corpus(corpus)
@@ -210,14 +273,35 @@ def main(argv: list[str] | None = None) -> int:
     peers = [p for p in args.peers.split(",") if p]
 
     sets: list[tuple[str, str, Path, Path]] = []  # (set, doc_id, original, variant file)
+    dropped: dict[str, list[int]] = {}  # doc_id -> pages deleted in its NT variant
     for src in sorted(corpus.glob("*.pdf")):
         if only and src.stem not in only:
             continue
         for v in variants:
             dst = work / f"{src.stem}.{v}.pdf"
-            if not dst.exists():
+            if v == "NT" and not _tsv_toc_pages(src.stem):
+                continue  # no printed contents to delete (live-manual: no body text either)
+            if v == "NT":
+                # No printed contents: the headings fallback on real manuals (development set only).
+                record = work / f"{src.stem}.NT.json"
+                if not dst.exists() or not record.exists():
+                    record.write_text(json.dumps(make_notoc_variant(src, dst, _tsv_toc_pages(src.stem))))
+                dropped[src.stem] = json.loads(record.read_text())
+            elif not dst.exists():
                 make_variant(src, dst, v)
             sets.append((f"manuals-{v}", src.stem, src, dst))
+    kinds = {d: DEV_KINDS.get(d, "plain") for d in (s[1] for s in sets)}
+    if args.extra and Path(args.extra).is_dir():
+        extra_kinds = _extra_kinds()
+        for src in sorted(Path(args.extra).glob("*.pdf")):
+            if (only and src.stem not in only) or src.stem not in extra_kinds:
+                continue
+            kinds[src.stem] = extra_kinds[src.stem]
+            for v in [v for v in args.extra_variants.split(",") if v]:
+                dst = work / f"extra.{src.stem}.{v}.pdf"
+                if not dst.exists():
+                    make_variant(src, dst, v)
+                sets.append((f"extra-{v}", src.stem, src, dst))
     if args.filings and Path(args.filings).is_dir():
         for src in sorted(Path(args.filings).glob("*.pdf")):
             if only and src.stem not in only:
@@ -235,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
         truth = truth_from_pdf(src)
         if set_name == "manuals-excerpt":
             truth = excerpt_truth(truth)
+        if set_name == "manuals-NT":
+            truth = truth_without_pages(truth, dropped[doc_id])
         floor = min(_floor_seconds(path) for _ in range(2))
         try:
             ours = _ours(path, args.max_leaf_pages)
@@ -242,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
             err = None
         except Exception as exc:  # the document scores zero, the run goes on
             ours, s, s_sec, err = {"pages": 0}, failed_score(truth), failed_score(truth), f"{type(exc).__name__}: {exc}"
-        row = {"set": set_name, "doc": doc_id, "method": "pagetree", "score": s, "score_sections": s_sec,
+        kind = "no-toc" if set_name == "manuals-NT" else kinds.get(doc_id, "")
+        row = {"set": set_name, "doc": doc_id, "kind": kind, "method": "pagetree", "score": s, "score_sections": s_sec,
                "floor_seconds": floor, "error": err,
                **{k: v for k, v in ours.items() if k not in ("pred", "pred_sections")}}
         if ours.get("pages"):
@@ -255,13 +342,14 @@ def main(argv: list[str] | None = None) -> int:
 
     wanted = set(args.peer_sets.split(","))
     peer_sets = {name for key, name in (("manuals", f"manuals-{args.peer_variant}"), ("filings", "filings-no-outline"),
-                                        ("earnings", "earnings-no-outline")) if key in wanted}
+                                        ("earnings", "earnings-no-outline"), ("extra", f"extra-{args.peer_variant}"))
+                 if key in wanted}
     peer_files = [(sn, d, src, p) for sn, d, src, p in sets if sn in peer_sets]
     peer_notes: dict[str, str] = {}
     if args.reuse_peers:
         earlier = json.loads(Path(args.reuse_peers).read_text())
         keep = {(sn, d) for sn, d, *_ in peer_files}
-        rows.extend(r for r in earlier["rows"] if r["method"] in peers and (r["set"], r["doc"]) in keep)
+        rows.extend({**r, "kind": kinds.get(r["doc"], "")} for r in earlier["rows"] if r["method"] in peers and (r["set"], r["doc"]) in keep)
         peer_notes.update({k: v for k, v in earlier.get("peer_notes", {}).items() if k in peers})
         peers = []
     for peer in peers:
@@ -280,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
             s = score(truth, r["pred"]) if "pred" in r else failed_score(truth)
             pages = next((x["pages"] for x in rows if x["doc"] == doc_id and x["set"] == set_name), 0) or 1
             floor = next((x["floor_seconds"] for x in rows if x["doc"] == doc_id and x["set"] == set_name), 0.0)
-            rows.append({"set": set_name, "doc": doc_id, "method": peer, "score": s, "score_sections": s,
+            rows.append({"set": set_name, "doc": doc_id, "kind": kinds.get(doc_id, ""), "method": peer, "score": s, "score_sections": s,
                          "error": r.get("error"), "seconds_per_page": r["seconds"] / pages,
                          "ratio_to_floor": r["seconds"] / floor if floor else None, "pages": pages,
                          **({"toc_source": r["toc_source"]} if r.get("toc_source") else {})})
@@ -319,12 +407,15 @@ def main(argv: list[str] | None = None) -> int:
     for peer, why in peer_notes.items():
         lines.append(f"\n{peer}: {why}")
     table = "\n".join(lines)
+    by_kind, kinds_md = kind_table(rows)
+    table += "\n\nBy kind (each document counts once per kind it has; held-out = extra-*):\n\n" + kinds_md
     print(table)
     out = {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "machine": {"platform": platform.platform(), "python": platform.python_version(), "cpus": os.cpu_count()},
         "max_leaf_pages": args.max_leaf_pages,
         "summary": summary,
+        "by_kind": by_kind,
         "rows": rows,
         "peer_notes": peer_notes,
         "table": table,

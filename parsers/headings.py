@@ -16,13 +16,17 @@ from typing import Sequence
 
 from parsers.layout import Line, PageLayout
 from parsers.numbering import Numbering, parse_numbering, parse_page_number
+from parsers.toc import part_entries
 
 _MONO = re.compile(r"mono|courier|consol|typewriter|\btt|cmtt|t1xtt|menlo|inconsolata", re.I)
+_UNITS = r"one|two|three|four|five|six|seven|eight|nine"
 _LABEL_ONLY = re.compile(
-    r"^(?:chapter|part|appendix|section|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|\d+|[ivxlcdm]+)$",
+    r"^(?:chapter|part|appendix|section|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|"
+    rf"nineteen|(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[- ]?(?:{_UNITS})?)|{_UNITS}|\d+|[ivxlcdm]+)$",
     re.I,
 )
+# List items and cross-reference lines set in bold: "• item", "6.5 & 6.6", "10.4; perl-policy".
+_BULLET = re.compile(r"^[\u2022\u2023\u25aa\u25cf\u25e6\u2043\u2219\u00b7*\u2013\u2014-]\s")
 _LEADERS = re.compile(r"(?:\.\s?){4,}")
 # "Note 7. Income taxes" / "NOTE 7 — INCOME TAXES": the notes to financial statements are numbered sections.
 _NOTE = re.compile(r"^note\s+\d{1,3}[A-Za-z]?\b\s*[.:\u2013\u2014-]?\s*\S", re.I)
@@ -60,14 +64,18 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
             return False
     if not re.search(r"[^\W\d_]{2,}", text) or _LEADERS.search(text):
         return False
-    if _MONO.search(ln.font or ""):
-        return False
     if body <= 0 or ln.size <= 0:
+        return False
+    if _MONO.search(ln.font or "") and ln.size < body + 0.9:
+        return False  # code; a monospace line set larger than the body is a heading ("4.1 control", "debian/rules")
+    if _BULLET.match(text):
         return False
     if ln.max_gap > 3 * max(ln.size, body):
         return False  # two columns side by side, not a heading
     bigger = ln.size >= body + 0.9
     numbered = parse_numbering(text) or (_NOTE.match(text) and "note")
+    if numbered is not None and numbered != "note" and numbered.rest[:1] in ("&", ";", ",", "+", "=", "/"):
+        return False  # a list of section numbers ("6.5 & 6.6"), not a section
     if strong_only and (len(text.split()) > 12 or re.search(r"[a-z]\. [A-Z]", text)):
         return False  # a sentence, or two columns merged into one line
     if not bigger:
@@ -80,6 +88,8 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
             return False
         if gap_above < 0.6 * max(ln.y1 - ln.y0, 1.0):
             return False
+    if not bigger and re.search(r"[^\W\d_]-$", text):
+        return False  # a paragraph line hyphenated at its end
     if text[-1:] in ",;/&(" or (text.endswith(".") and numbered is None):
         return False  # a sentence or the tail of one, or a fragment ("Increase /" over a table column)
     first = text.lstrip("\"'\u201c(\u2018[")[:1]
@@ -102,6 +112,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
     for lay in layouts:
         prev: Heading | None = None
         prev_line: Line | None = None
+        head_width = 0.0
+        label, label_y = "", 0.0
         last_y1: float | None = None
         for ln in lay.lines:
             gap_above = ln.y0 - last_y1 if last_y1 is not None else lay.height
@@ -112,17 +124,28 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 and abs(prev.size - ln.size) < 0.5 and prev.bold == ln.bold and gap_above < 0.8 * max(ln.y1 - ln.y0, 1.0)
             ):
                 # A heading wrapped in a narrow column: the second line starts lower-case, in the same style.
-                prev.title = f"{prev.title} {text}"
+                prev.title = _join(prev.title, text)
                 prev_line = ln
+                head_width = max(head_width, ln.x1 - ln.x0)
                 continue
             if not _is_candidate(ln, lay, body, gap_above, strong_only):
                 prev, prev_line = None, None
                 continue
             text = " ".join(ln.text.split())
+            num = parse_numbering(text)
+            if num is not None and not num.rest and num.kind in ("chapter", "part", "appendix"):
+                # "Chapter 3" / "Part II" set above the title: the title below carries it (and its level).
+                label, label_y = text, ln.y1
+                prev, prev_line = None, None
+                continue
             if _LABEL_ONLY.match(text) and ln.size < 30:
                 # "CHAPTER" / "ONE" above the real title: a label, not the title.
                 prev, prev_line = None, None
                 continue
+            if label and ln.y0 - label_y < 6 * max(ln.y1 - ln.y0, 1.0) and parse_numbering(text) is None:
+                # As the contents and the bookmarks print it: "VII Utilities", "3 Preface".
+                text = f"{label.split()[-1]} {text}"
+            label = ""
             if (
                 prev is not None and prev_line is not None
                 and abs(prev.size - ln.size) < 0.5 and prev.bold == ln.bold
@@ -130,18 +153,31 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 and parse_numbering(text) is None
                 # A short numbered heading ("Note 3. Acquisitions") did not run out of room: the line below is
                 # the next heading, not its second line.
-                and (not _numbered(prev.title) or prev_line.x1 - prev_line.x0 >= 0.55 * lay.width)
+                # (Its widest line so far: the second line of a three-line head is often short; a head
+                # ending in ":" was broken by hand and goes on.)
+                and (not _numbered(prev.title) or head_width >= 0.55 * lay.width or prev.title.endswith(":"))
             ):
-                prev.title = f"{prev.title} {text}"  # a heading wrapped onto a second line
+                prev.title = _join(prev.title, text)  # a heading wrapped onto a second line
                 prev_line = ln
+                head_width = max(head_width, ln.x1 - ln.x0)
                 continue
             h = Heading(lay.number, text, round(ln.size, 1), ln.bold, ln.y0, numbering=parse_numbering(text))
             found.append(h)
             prev, prev_line = h, ln
+            head_width = ln.x1 - ln.x0
     found = [h for h in found if parse_page_number(h.title) is None]
     _drop_repeats(found, len(layouts))
+    if layouts and layouts[0].number == 1 and len(layouts) > 4:
+        _drop_title_page(found)
     assign_heading_levels(found)
     return found
+
+
+def _join(head: str, more: str) -> str:
+    """A heading's next line appended; a word hyphenated at the line end ("pack- ages") is mended."""
+    if head.endswith("-") and head[-2:-1].isalpha() and more[:1].islower():
+        return head[:-1] + more
+    return f"{head} {more}"
 
 
 def _numbered(title: str) -> bool:
@@ -152,21 +188,99 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
     """Drop titles repeated on many pages (running heads set large, table headers)."""
     if pages < 4:
         return
-    counts = Counter(re.sub(r"\d+", "#", h.title.lower()) for h in found)
     limit = 3
-    found[:] = [h for h in found if counts[re.sub(r"\d+", "#", h.title.lower())] < limit]
+    exact = Counter(h.title.casefold() for h in found)
+    shapes: dict[str, list[Heading]] = {}
+    for h in found:
+        shapes.setdefault(re.sub(r"\d+", "#", h.title.casefold()), []).append(h)
+
+    def running(group: list[Heading]) -> bool:
+        # Titles differing only in their digits ("Page 3", "Table 12"), unnumbered and set at one height: a
+        # running head or a repeated label. Numbered sections ("22.2 Version 4.6.2", "3.1 Introduction") stay.
+        if len(group) < limit or any(h.numbering is not None for h in group):
+            return False
+        ys = Counter(round(h.y0 / 3) for h in group)
+        return ys.most_common(1)[0][1] >= 0.6 * len(group)
+
+    dropped = {id(h) for g in shapes.values() if running(g) for h in g}
+    found[:] = [h for h in found if exact[h.title.casefold()] < limit and id(h) not in dropped]
+
+
+def _drop_title_page(found: list[Heading]) -> None:
+    """Drop the title page's lines (document title, edition, date): on page 1, unnumbered, in a style no
+    heading after page 2 uses."""
+    later = {(h.size, h.bold) for h in found if h.page > 2}
+    found[:] = [h for h in found if not (h.page == 1 and h.numbering is None and (h.size, h.bold) not in later)]
+
+
+MAX_OUTLINE_DEPTH = 3  # "1.2.3": LaTeX's, Texinfo's and Sphinx's outlines stop at subsections by default
+
+
+def outline_headings(found: list[Heading]) -> list[Heading]:
+    """The headings that make a document's outline when there is no contents to say so.
+
+    Drops a joined title that reads as a sentence (ending in ":" or longer than 16 words) and, when the
+    document numbers its sections, headings numbered deeper than MAX_OUTLINE_DEPTH (authors' outlines
+    rarely list them). Levels are assigned again over what is kept.
+    """
+    kept = [h for h in found if h.numbering is not None or (not h.title.endswith(":") and len(h.title.split()) <= 16
+                                                           and not _SIGNATURE.search(h.title))]
+    kept = _drop_entry_families(kept)
+    decimal = [h for h in kept if h.numbering is not None and h.numbering.kind in ("decimal", "letter")]
+    if len(decimal) >= MIN_NUMBERED:
+        kept = [h for h in kept if h not in decimal or h.numbering.depth <= MAX_OUTLINE_DEPTH]  # type: ignore[union-attr]
+    assign_heading_levels(kept)
+    return kept
+
+
+MIN_NUMBERED = 5  # numbered headings before numbering is taken as the document's scheme
+# Code signatures and reference entries: "abort/1", "pgf_init()", "key=value", "\\macro{arg}", "⟨key⟩".
+_SIGNATURE = re.compile(r"(?:^|\s)[\w:.-]+/\d+(?:\s|$)|\w\(.*\)|[=\u27e8\u27e9{}\\<>]")
+FAMILY_SIZE = 4  # unnumbered headings sharing a leading word and a style before they read as reference entries
+
+
+def _drop_entry_families(found: list[Heading]) -> list[Heading]:
+    """Drop reference entries: unnumbered headings in one style that open with the same word(s) and name
+    one thing each ("Decoration zigzag", "Decoration saw", "Coordinate system xyz", ...), FAMILY_SIZE or more.
+    Generated section titles share their end ("X Class Reference"), not their start, and stay."""
+    families: Counter[tuple] = Counter()
+    for h in found:
+        words = h.title.split()
+        if h.numbering is None and 2 <= len(words) <= 5:
+            families[(h.size, h.bold, words[0].casefold())] += 1
+    return [h for h in found if h.numbering is not None or len(h.title.split()) < 2 or len(h.title.split()) > 5
+            or families[(h.size, h.bold, h.title.split()[0].casefold())] < FAMILY_SIZE]
 
 
 def assign_heading_levels(found: list[Heading]) -> None:
-    """Level 1 for the largest style, then down by size and weight; decimal numbering wins."""
+    """Level 1 for the largest style, then down by size and weight; decimal numbering wins.
+
+    Parts (parsers.toc.part_entries: "VII Utilities" in a sequence from I, or unnumbered heads set larger
+    than every numbered chapter) are a level of their own above the chapters; unnumbered heads take the
+    level numbered heads of their style have.
+    """
+    def style(h: Heading) -> tuple:
+        return (0, -round(h.size), not h.bold)
+
     styles = sorted({(-h.size, not h.bold) for h in found})
     rank = {s: i + 1 for i, s in enumerate(styles)}
+    parts = part_entries(found, style)
+    shift = 1 if parts else 0
+    learned: dict[tuple, Counter] = {}
     for h in found:
         n = h.numbering
-        if n is not None and n.kind in ("decimal", "letter") and n.depth >= 1:
-            h.level = n.depth
+        if n is not None and n.kind in ("decimal", "letter") and id(h) not in parts:
+            learned.setdefault(style(h), Counter())[n.depth + shift] += 1
+    for h in found:
+        n = h.numbering
+        if id(h) in parts:
+            h.level = 1
+        elif n is not None and n.kind in ("decimal", "letter") and n.depth >= 1:
+            h.level = n.depth + shift
+        elif shift and style(h) in learned:
+            h.level = learned[style(h)].most_common(1)[0][0]
         else:
-            h.level = rank[(-h.size, not h.bold)]
+            h.level = rank[(-h.size, not h.bold)] + shift
     # Keep levels dense (1, 2, 3...) so the tree has no empty tiers.
     used = sorted({h.level for h in found})
     remap = {lv: i + 1 for i, lv in enumerate(used)}

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from parsers.numbering import PageNumber, parse_numbering, parse_page_number
+from parsers.numbering import PageNumber, int_to_roman, parse_numbering, parse_page_number
 from parsers.toc import TocEntry
 
 # Statuses of a TOC entry whose physical page checked out (in the body, or by the author's own link).
@@ -76,6 +76,32 @@ def read_folios(texts: Sequence[str], window: int = 5, support: int = 3) -> dict
         if best is not None:
             out[i + 1] = PageNumber(best[2], best[1])
     return out
+
+
+def printed_labels(labels: Sequence[str | None], texts: Sequence[str]) -> list[str | None]:
+    """Each page's printed label: /PageLabels when the PDF has them, else the folio printed on the page.
+
+    A page without a readable folio (a chapter opening, a full-page figure) between two pages whose folios
+    are in one sequence (same kind, same physical-minus-printed offset) gets its number from that sequence.
+    Roman folios are given in lower case ("xiv"), as /PageLabels' "r" style would print them.
+    """
+    if any(labels):
+        return list(labels)
+    folios = read_folios(texts)
+    out: list[str | None] = [None] * len(texts)
+    known = sorted(folios)
+    for page, pn in folios.items():
+        out[page - 1] = _label(pn)
+    for a, b in zip(known, known[1:]):
+        fa, fb = folios[a], folios[b]
+        if b - a > 1 and fa.kind == fb.kind and b - fb.value == a - fa.value:
+            for page in range(a + 1, b):
+                out[page - 1] = _label(PageNumber(fa.value + page - a, fa.kind))
+    return out
+
+
+def _label(pn: PageNumber) -> str:
+    return int_to_roman(pn.value) if pn.kind == "roman" else str(pn.value)
 
 
 def folio_index(folios: dict[int, PageNumber]) -> dict[tuple[str, int], list[int]]:
@@ -181,6 +207,7 @@ def map_entries(
     folios = read_folios(texts)
     fol_idx = folio_index({p: f for p, f in folios.items() if p >= body_start - 1})
     keys = [title_key(e.title) for e in entries]
+    repeated = {k for k, c in Counter(keys).items() if c > 1}  # generated titles listed again and again
 
     # Dominant offset for arabic numbers: from labels/folios when they exist, else titles in the body.
     pairs: list[tuple[int, int]] = []
@@ -202,7 +229,14 @@ def map_entries(
                 pairs.append((e.page.value, p))
     dominant = vote_offset(pairs)
     if dominant is None:
+        # No labels, no folios, no title found in the body (a body without a text layer): assume the main
+        # matter's page 1 is the first page after the contents, as books are laid out, unless that pushes
+        # the last listed page past the end of the document.
         dominant = 0
+        printed = [e.page.value for e in entries if e.page is not None and e.page.kind == "arabic"]
+        if toc_pages and printed and max(printed) + max(toc_pages) <= page_count:
+            dominant = max(toc_pages)
+            method = "after-contents"
 
     counts: Counter[str] = Counter()
     deferred: list[int] = []
@@ -236,17 +270,19 @@ def map_entries(
                     break
             if chosen is None and cands:
                 near = finder.near(key, cands[0][1]) if len(key) >= 4 else None
-                if near is not None and near >= prev:
+                if near is not None and near >= prev and near not in toc_set:  # the listing itself is not the section
                     chosen, status = near, "corrected"
-            if chosen is None and e.page is not None and e.page.kind == "arabic" and len(key) >= 6:
+            if chosen is None and e.page is not None and e.page.kind == "arabic" and len(key) >= 6 and key not in repeated:
                 # Piecewise: the numbering may restart or pages may be inserted. Accept a new offset
                 # only if the title is found there and either the next entry agrees with it or the
-                # title occurs on no other page after the previous entry.
+                # title occurs on no other page after the previous entry. A title the contents lists many
+                # times ("Detailed Description" under every class) is no evidence of where this one is:
+                # an offset moved by it would misplace every entry after it.
                 found = [p for p in finder.pages_with(key, prev, page_count)
                          if p not in toc_set and p != (cands[0][1] if cands else -1)]
                 for p in found[:3]:
                     new = p - e.page.value
-                    if len(found) == 1 or _next_agrees(entries, keys, i, new, finder):
+                    if len(found) == 1 or _next_agrees(entries, keys, i, new, finder, repeated):
                         chosen, status, cur = p, "corrected", new
                         break
             if chosen is None and cands:
@@ -284,11 +320,12 @@ def map_entries(
     )
 
 
-def _next_agrees(entries: list[TocEntry], keys: list[str], i: int, offset: int, finder: _Finder) -> bool:
-    """The next numbered entry is found under the new offset too (or there is no next entry to disagree)."""
+def _next_agrees(entries: list[TocEntry], keys: list[str], i: int, offset: int, finder: _Finder,
+                 repeated: set[str] = frozenset()) -> bool:  # type: ignore[assignment]
+    """The next numbered entry with a title of its own is found under the new offset too (or there is none)."""
     for j in range(i + 1, len(entries)):
         e = entries[j]
-        if e.page is None or e.page.kind != "arabic" or len(keys[j]) < 4:
+        if e.page is None or e.page.kind != "arabic" or len(keys[j]) < 4 or keys[j] in repeated:
             continue
         return finder.on(keys[j], e.page.value + offset)
     return True

@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from index_store.model import NodeRow, PageRecord, Tree, flatten
 from parsers.ocr_stage import Vision, run_ocr_stage
+from parsers.offsets import printed_labels
 from parsers.pdf import OpenLimits, PdfSource
 from parsers.ranges import build_tree, front_matter, page_groups
 from parsers.sections import assign_text
@@ -169,6 +170,7 @@ def index_document(
         else:
             root = page_groups(pdf.page_count, title, settings.page_group_size)
         t_struct = time.perf_counter()
+        labels = printed_labels(labels, texts)  # the folios printed on the pages when the PDF has no /PageLabels
         pages = [
             PageRecord(page_number=n, label=labels[n - 1], text=texts[n - 1],
                        text_source=ocr.sources.get(n) or ("text" if texts[n - 1].strip() else "none"),

@@ -8,12 +8,13 @@ Long leaves are then split by the headings inside them, or by page groups.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from index_store.model import Node
 from parsers.bookmarks import read_bookmarks
-from parsers.headings import detect_headings
+from parsers.headings import detect_headings, outline_headings
 from parsers.filings import complete_filing, is_filing
 from parsers.inner_toc import add_inner_tocs
 from parsers.offsets import CHECKED, map_entries, title_key
@@ -28,6 +29,9 @@ LlmStructureHook = Callable[[PdfSource], tuple[list[Entry], dict[str, Any]]]
 
 MIN_ENTRIES = 3
 MIN_VERIFIED_SHARE = 0.5  # of TOC entries with a page number that must check out in the body
+# Below this many characters a page on average, the body has no text layer to verify TOC entries against
+# (a typeset page holds 2,000-4,000; a running head and folio alone ~50).
+MIN_BODY_CHARS = 150
 MAX_GOOD_SHARE_PAST_END = 0.25  # a TOC tail projected past the last page is cut when fewer of it check out
 MAX_SPLIT_PAGES = 400  # do not build layouts for more pages than this when splitting leaves
 MAX_LEAF_TOKENS = 20_000  # a leaf above this many (approximate) tokens is split even if short in pages
@@ -36,6 +40,8 @@ MAX_LEAF_TOKENS = 20_000  # a leaf above this many (approximate) tokens is split
 # 10-page limit, a 10-K's Risk Factors or MD&A 1.5-2.5x.
 OUTLINE_SPLIT_FACTOR = 4
 AUTHOR_OUTLINES = ("bookmarks", "toc")
+# A back-of-book index ("Index", "Concept Index", "Index of Commands"), not a filing's "Index to ... Statements".
+_BOOK_INDEX = re.compile(r"^(?:(?:[a-z]+ ){0,2}index|index of [a-z ]+)$")
 
 
 @dataclass
@@ -145,7 +151,11 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
     with_pages = [e for e in toc.entries if e.page is not None or e.link is not None]
     good = sum(1 for e in with_pages if e.status in CHECKED)
     if with_pages and good < MIN_VERIFIED_SHARE * len(with_pages):
-        return [], None, info, f"only {good} of {len(with_pages)} TOC entries could be verified in the body"
+        if result.method == "after-contents" and not body_has_text(texts, toc.pages):
+            # Nothing to verify against (a body without a text layer): the listing is the only evidence there is.
+            info["unverified_body"] = True
+        else:
+            return [], None, info, f"only {good} of {len(with_pages)} TOC entries could be verified in the body"
     entries = [Entry(e.level, e.title, e.physical or 1) for e in toc.entries]
     # A section's own contents listing (a 10-K's index to the financial statements) gives its children.
     entries, inner = add_inner_tocs(entries, pdf.page_count, pdf.text, pdf.layout, pdf.labels(), toc.pages)
@@ -155,6 +165,12 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
         entries, filing_info = complete_filing(entries, pdf.page_count, pdf.text, toc.heading, toc.pages[0])
         info.update(filing_info)
     return entries, result.page_offset, info, None
+
+
+def body_has_text(texts: list[str], toc_pages: list[int]) -> bool:
+    """Whether the pages after the contents carry enough text to find titles in (MIN_BODY_CHARS a page on average)."""
+    body = texts[max(toc_pages, default=0):]
+    return not body or sum(len(t.strip()) for t in body) >= MIN_BODY_CHARS * len(body)
 
 
 def beyond_last_page(entries: list[TocEntry], page_count: int) -> int:
@@ -180,7 +196,7 @@ def beyond_last_page(entries: list[TocEntry], page_count: int) -> int:
 
 def _from_headings(pdf: PdfSource) -> tuple[list[Entry], str | None]:
     n = min(pdf.page_count, MAX_SPLIT_PAGES * 5)
-    heads = detect_headings([pdf.layout(p) for p in range(1, n + 1)])
+    heads = outline_headings(detect_headings([pdf.layout(p) for p in range(1, n + 1)]))
     if len(heads) < MIN_ENTRIES:
         return [], f"only {len(heads)} headings found"
     if len(heads) > 8 * pdf.page_count:
@@ -204,6 +220,9 @@ def split_long_leaves(
         span = node.end_page - node.start_page + 1
         tokens = _tokens(pdf, node) if not node.nodes and span > 1 else 0
         if node.nodes or (span <= factor * max_pages and tokens <= factor * MAX_LEAF_TOKENS):
+            continue
+        if _BOOK_INDEX.match(title_key(node.title)):
+            info["index_kept"] = info.get("index_kept", 0) + 1  # alphabetical entries: no section to split off
             continue
         # Dense pages (tables, small print) get smaller groups so a leaf stays near the token limit.
         group = max(1, min(max_pages, span * MAX_LEAF_TOKENS // max(tokens, 1)))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from parsers.layout import Line, PageLayout
-from parsers.numbering import Numbering, PageNumber, parse_numbering, parse_page_number
+from parsers.numbering import Numbering, PageNumber, parse_numbering, parse_page_number, roman_to_int
 
 # "Contents" headings in a few languages and casings; "Index of Sections" as in the issue.
 _HEADING_RE = re.compile(
@@ -45,12 +45,16 @@ class TocLine:
     leader: bool
 
 
+_GLUED_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+)(?=[^\W\d_])")
+
+
 def parse_toc_line(text: str) -> TocLine | None:
     """Split "1.2 Foo . . . . 17" / "Foo 17" / "Foo ... xiv" into title and page number.
 
     Returns None for text with no letters in the title part (numeric table rows, bare numbers).
     """
-    t = " ".join(text.split())
+    # "18.10tie": a rewritten PDF (Ghostscript) can lose the space after a section number.
+    t = _GLUED_NUMBER.sub(r"\1 ", " ".join(text.split()))
     if not t:
         return None
     dotted = _TRAIL_DOTTED_RE.match(t)
@@ -91,6 +95,32 @@ class TocEntry:
 # -- page screening ------------------------------------------------------------------
 
 _NUMBER_LINE = re.compile(r"^\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*$", re.I)
+
+
+_TRAILING_NUMBER = re.compile(r"^(?P<title>.*[^\W\d_].*?)\s+(?P<num>\d{1,4})$")
+
+
+def listing_like(text: str, page_count: int) -> bool:
+    """Cheap test for a contents listing printed without a heading or leaders.
+
+    Six or more titles each followed by a page number (on the same line or the next), page numbers
+    that never go backwards and stay within the document, and such pairs making up most of the page.
+    """
+    lines = [" ".join(ln.split()) for ln in text.splitlines() if ln.strip()]
+    numbers: list[int] = []
+    paired = 0
+    for i, ln in enumerate(lines):
+        m = _TRAILING_NUMBER.match(ln)
+        if m:
+            numbers.append(int(m.group("num")))
+            paired += 1
+        elif ln.isdigit() and i > 0 and re.search(r"[^\W\d_]{2}", lines[i - 1]) and not lines[i - 1][-1:].isdigit():
+            numbers.append(int(ln))
+            paired += 2
+    if len(numbers) < 6 or paired < 0.6 * len(lines) or max(numbers) > page_count + 50:
+        return False
+    forward = sum(1 for a, b in zip(numbers, numbers[1:]) if b >= a)
+    return forward >= 0.9 * (len(numbers) - 1)
 
 
 def is_heading(text: str) -> bool:
@@ -165,8 +195,13 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
             if _HEADING_RE.match(ln.text):
                 start = i + 1
     body: list[Line] = []
+    sizes = Counter(round(ln.size) for ln in lines)
+    common = sizes.most_common(1)[0][0] if sizes else 0
     for i, ln in enumerate(lines[start:], start):
         margin = ln.y1 < page.height * 0.09 or ln.y0 > page.height * 0.92
+        # A running head set smaller than the entries ("GAP — A Tutorial 4" in 8 pt over 11 pt entries) may
+        # reach a little below the 9 % band.
+        margin = margin or (i == 0 and ln.y1 < page.height * 0.12 and 0 < ln.size <= common - 1.5)
         if skip_keys and margin and _edge_key(ln.text) in skip_keys:
             continue
         if _NUMBER_LINE.match(ln.text) and margin:
@@ -212,7 +247,8 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
 
 
 _PAGE_COLUMN = re.compile(r"^\s*(?:item(?:\s+no\.?)?\s*)?(?:page|pages|page\s+no\.?|page\s+number|seite|p\.)?\s*$|^\s*item\s+no\.?\s*$", re.I)
-_PAGE_SUFFIX = re.compile(r"\s+(?:page|page\s+no\.?)\s*$", re.I)
+# The "Page" column header run into a title; lower-case "page" ends real titles ("new page", "set page").
+_PAGE_SUFFIX = re.compile(r"\s+(?:Page|PAGE|Page\s+No\.?|PAGE\s+NO\.?)\s*$")
 
 
 def _untitled(text: str) -> TocLine:
@@ -255,7 +291,9 @@ def _edges(x1s: list[float]) -> list[float]:
 
 
 def _aligned(x1: float, edges: list[float]) -> bool:
-    return any(abs(x1 - e) <= 6 for e in edges)
+    # 8 points: a bold chapter line's number ends a few points short of the dotted lines' (LaTeX's \bfseries
+    # entries); a wrapped title ends at the title margin, two or more digit widths before the number column.
+    return any(abs(x1 - e) <= 8 for e in edges)
 
 
 def credible_entries(raws: list[_Raw]) -> list[_Raw]:
@@ -306,7 +344,7 @@ def find_toc(
     start = None
     for n in range(1, limit + 1):
         heading, leaders = screen_page(text(n))
-        if heading or leaders >= 6:
+        if heading or leaders >= 6 or listing_like(text(n), page_count):
             lay = layout(n)
             if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]) and not heading:
                 continue
@@ -390,18 +428,45 @@ def assign_levels(entries: list[TocEntry]) -> None:
 
     styles = sorted({(indent(e), -round(e.size), not e.bold) for e in entries})
     rank = {s: i + 1 for i, s in enumerate(styles)}
+    parts = part_entries(entries, lambda e: (indent(e), -round(e.size), not e.bold))
+    has_part = bool(parts)
+    for e in entries:
+        if id(e) in parts:
+            e.extra["part"] = True
     learned: dict[tuple, Counter] = {}
-    has_part = any(e.numbering and e.numbering.kind in ("part", "roman") for e in entries)
     for e in entries:
         s = (indent(e), -round(e.size), not e.bold)
-        if e.numbering is not None:
-            lvl = e.numbering.depth + (1 if has_part and e.numbering.kind not in ("part", "roman") else 0)
-            learned.setdefault(s, Counter())[lvl] += 1
+        if e.numbering is not None and id(e) not in parts:
+            learned.setdefault(s, Counter())[e.numbering.depth + (1 if has_part else 0)] += 1
     for e in entries:
         s = (indent(e), -round(e.size), not e.bold)
-        if e.numbering is not None:
-            e.level = e.numbering.depth + (1 if has_part and e.numbering.kind not in ("part", "roman") else 0)
+        if id(e) in parts:
+            e.level = 1
+        elif e.numbering is not None:
+            e.level = e.numbering.depth + (1 if has_part else 0)
         elif s in learned:
             e.level = learned[s].most_common(1)[0][0]
         else:
-            e.level = rank[s]
+            e.level = rank[s] + (1 if has_part and rank[s] == 1 else 0)
+
+
+def part_entries(entries: Sequence, style: Callable) -> set[int]:
+    """ids of the entries that are Parts: a level of their own above the chapters.
+
+    Evidence, not position: "Part II" / "Book 1" by name; roman numbers only as a sequence from I ("I Gnuplot",
+    "II Plotting styles": one "X Window System" or "C Library" is a title, not Part X or Part C); unnumbered
+    entries ("User", "Articles") when set in a style larger or less indented than every numbered chapter and
+    used at least twice. One misread entry then costs that entry, not the level of every entry below it.
+    """
+    named = {id(e) for e in entries if e.numbering is not None and e.numbering.kind == "part"}
+    romans = [e for e in entries if e.numbering is not None and e.numbering.kind == "roman"]
+    values = [v for v in (roman_to_int(e.numbering.label) for e in romans) if v is not None]
+    if len(values) >= 2 and values[0] == 1 and all(b == a + 1 for a, b in zip(values, values[1:])):
+        named |= {id(e) for e in romans}
+    chapters = [style(e) for e in entries if e.numbering is not None and e.numbering.depth == 1
+                and e.numbering.kind in ("decimal", "chapter")]
+    if len(chapters) < 2:
+        return named
+    top = Counter(chapters).most_common(1)[0][0]  # (indent, -size, not bold) of the chapters
+    bigger = Counter(style(e) for e in entries if e.numbering is None and style(e)[1] < top[1] and style(e)[0] <= top[0])
+    return named | {id(e) for e in entries if e.numbering is None and style(e) in bigger and bigger[style(e)] >= 2}

@@ -105,7 +105,7 @@ def test_chapter_only_bookmarks_are_coarse_and_their_long_leaves_are_split(tmp_p
 
 def test_fine_grained_bookmarks_are_kept_verbatim_unless_a_leaf_is_outsized(tmp_path: Path) -> None:
     # 40 one-page sections then a 14-page leaf (kept: under 4 x 10 pages) and a 45-page one (split).
-    toc = [[1, f"Section {i}", i] for i in range(1, 41)] + [[1, "Long reference", 41], [1, "Huge index", 55]]
+    toc = [[1, f"Section {i}", i] for i in range(1, 41)] + [[1, "Long reference", 41], [1, "Huge appendix", 55]]
     path = _outlined(tmp_path / "fine.pdf", 99, toc)
     with PdfSource(path) as pdf:
         result = recover_structure(pdf, max_leaf_pages=10)
@@ -113,7 +113,7 @@ def test_fine_grained_bookmarks_are_kept_verbatim_unless_a_leaf_is_outsized(tmp_
     assert result.decisions["outline"] == "fine-grained"
     assert [e.title for e in result.entries if not e.kind] == [t for _, t, _ in toc]
     made_up = [(e.title, e.page) for e in result.entries if e.kind]
-    assert made_up == [("Huge index (pages 55\u201364)", 55), ("Huge index (pages 65\u201374)", 65),
-                       ("Huge index (pages 75\u201384)", 75), ("Huge index (pages 85\u201394)", 85),
-                       ("Huge index (pages 95\u201399)", 95)]
+    assert made_up == [("Huge appendix (pages 55\u201364)", 55), ("Huge appendix (pages 65\u201374)", 65),
+                       ("Huge appendix (pages 75\u201384)", 75), ("Huge appendix (pages 85\u201394)", 85),
+                       ("Huge appendix (pages 95\u201399)", 95)]
     assert verbatim.entries == [Entry(lv, t, p) for lv, t, p in toc]

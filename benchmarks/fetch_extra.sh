@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Fetch the held-out manuals listed in benchmarks/corpus_extra.tsv (next to this script).
+#
+#   benchmarks/fetch_extra.sh [TARGET_DIR]     (default: benchmarks/.work/corpus_extra, git-ignored)
+#
+# The same procedure as ../shared/corpus/manuals/fetch.sh (read-only for us): for every row
+# `apt-get download PACKAGE=VERSION` (run `apt-get update` once first; no root needed), extract ONLY
+# the listed PDF from the .deb, gunzip `.pdf.gz`, write TARGET_DIR/<doc_id>.pdf and check the sha256.
+# Idempotent: documents already present with the right sha256 are skipped; .debs are reused.
+# These documents are a held-out set: report on them, never tune on them.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+tsv="$here/corpus_extra.tsv"
+target="${1:-$here/.work/corpus_extra}"
+mkdir -p "$target/.debs"
+target="$(cd "$target" && pwd)"
+debs="$target/.debs"
+
+col() { head -n1 "$tsv" | tr '\t' '\n' | grep -nx "$1" | cut -d: -f1; }
+c_id=$(col doc_id); c_pkg=$(col package); c_ver=$(col version); c_path=$(col path); c_sha=$(col sha256)
+
+fetch_deb() { # package version -> prints path of .deb
+  local pkg="$1" ver="$2" f
+  f=$(ls "$debs"/"${pkg}"_*.deb 2>/dev/null | head -n1 || true)
+  if [ -z "$f" ]; then
+    if ! (cd "$debs" && apt-get download -q "${pkg}=${ver}" >/dev/null 2>&1); then
+      echo "warning: ${pkg}=${ver} not available, downloading current candidate" >&2
+      (cd "$debs" && apt-get download -q "$pkg" >/dev/null) || { echo "error: apt-get download $pkg failed (run apt-get update?)" >&2; return 1; }
+    fi
+    f=$(ls "$debs"/"${pkg}"_*.deb | head -n1)
+  fi
+  printf '%s\n' "$f"
+}
+
+status=0
+while IFS=$'\t' read -r -a row; do
+  id="${row[$((c_id-1))]}"; pkg="${row[$((c_pkg-1))]}"; ver="${row[$((c_ver-1))]}"
+  path="${row[$((c_path-1))]}"; sha="${row[$((c_sha-1))]}"
+  out="$target/$id.pdf"
+  if [ -f "$out" ] && [ "$(sha256sum "$out" | cut -d' ' -f1)" = "$sha" ]; then
+    echo "ok      $id"; continue
+  fi
+  if ! deb=$(fetch_deb "$pkg" "$ver"); then status=1; continue; fi
+  tmp="$out.part"
+  if ! dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "./${path#/}" > "$tmp"; then
+    echo "error: $path not found in $deb" >&2; rm -f "$tmp"; status=1; continue
+  fi
+  case "$path" in *.gz) gzip -dc "$tmp" > "$tmp.u" && mv "$tmp.u" "$tmp";; esac
+  mv "$tmp" "$out"
+  got=$(sha256sum "$out" | cut -d' ' -f1)
+  if [ "$got" != "$sha" ]; then
+    echo "changed $id (sha256 $got differs from corpus_extra.tsv)" >&2
+  else
+    echo "fetched $id"
+  fi
+done < <(tail -n +2 "$tsv" | grep -v '^#')
+exit "$status"
