@@ -53,6 +53,9 @@ _FOLIO = re.compile(
     r"|^[ivxlc]{1,7}$|^[IVXLC]{1,7}$", re.I)
 
 
+_TRAILING_FOLIO = re.compile(r"^(.*?\D)\s*[|\u2013\u2014-]?\s*((?:[A-Z]{1,2}-)?\d{1,4}|[ivxlc]{1,6})$", re.S)
+
+
 def folio(text: str) -> str | None:
     """The printed page label a footer line carries ("35", "F-12", "ii", "Page 7"), or None."""
     text = " ".join(text.replace("|", " ").split())
@@ -126,12 +129,24 @@ def page_labels(blocks: list[Block], page_count: int, page_kind: str) -> list[st
     for b in blocks:
         if b.text.strip():
             by_page[b.page - 1].append(b)
+    # A running footer with the folio in its text ("Acme Corp 2023 Annual Report 35"): the words before the
+    # folio repeat on many pages.
+    running: dict[str, int] = {}
+    for page in by_page:
+        for b in page[-2:] + page[:1]:
+            m = _TRAILING_FOLIO.match(b.text)
+            if m and len(b.text) <= 120:
+                running[m.group(1).casefold()] = running.get(m.group(1).casefold(), 0) + 1
     for n, page in enumerate(by_page):
         candidates = page[-2:][::-1] + page[:1]  # footers close a page; some filers head the page with it
         for b in candidates:
             # A footer row may carry the company, the form and the folio in cells of their own.
             cells = [c.strip() for c in b.text.split("|") if c.strip()]
-            for text in ([b.text] + cells[::-1] if len(cells) > 1 else [b.text]):
+            texts = [b.text] + cells[::-1] if len(cells) > 1 else [b.text]
+            m = _TRAILING_FOLIO.match(b.text)
+            if m and running.get(m.group(1).casefold(), 0) * 3 >= page_count:
+                texts.append(m.group(2))
+            for text in texts:
                 label = folio(text)
                 if label:
                     labels[n] = label

@@ -14,10 +14,11 @@ inside the text stay text; their positions are recorded for the facts table.
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from parsers.blocks import Block, Style
 from parsers.errors import DocumentError
@@ -102,15 +103,25 @@ def _parse(text: str, xhtml: bool) -> tuple[Any, str]:
     return root, "html"
 
 
+_TAGS: dict[tuple[str, str | None], str] = {}
+
+
 def _tag(el: Any) -> str:
+    """"ix:nonfraction", "div": lower-case, with the namespace prefix the document uses (cached per tag)."""
     tag = el.tag
     if not isinstance(tag, str):
         return ""
-    if tag.startswith("{"):
-        ns, _, local = tag[1:].partition("}")
-        prefix = el.prefix or ("ix" if ns == _IX else "")
-        return f"{prefix}:{local}".lower() if prefix else local.lower()
-    return tag.lower()
+    key = (tag, el.prefix if tag[:1] == "{" else None)
+    name = _TAGS.get(key)
+    if name is None:
+        if tag.startswith("{"):
+            ns, _, local = tag[1:].partition("}")
+            prefix = key[1] or ("ix" if ns == _IX else "")
+            name = f"{prefix}:{local}".lower() if prefix else local.lower()
+        else:
+            name = tag.lower()
+        _TAGS[key] = name
+    return name
 
 
 def _attrs(el: Any) -> dict[str, str]:
@@ -136,9 +147,9 @@ def _size_pt(value: str, inherited: float) -> float:
     return n / 100 * (inherited or 10.0)
 
 
-@dataclass
-class _Ctx:
-    tables = 0  # class-wide counter of outermost tables (ids only need to differ within one document)
+class _Ctx(NamedTuple):
+    """The inherited style at a point of the walk (immutable, so style computations can be cached)."""
+
     bold: bool = False
     italic: bool = False
     underline: bool = False
@@ -150,54 +161,56 @@ class _Ctx:
     table_id: int = 0  # which outermost table the text is in (0: none)
 
 
-def _style(el: Any, tag: str, attrs: dict[str, str], ctx: _Ctx) -> tuple[_Ctx, bool, bool, bool]:
-    """The context inside ``el`` plus (hidden, break before, break after)."""
-    new = _Ctx(**ctx.__dict__)
-    hidden = brk_before = brk_after = False
+_FONT_SIZES = {1: 7.5, 2: 10.0, 3: 12.0, 4: 13.5, 5: 18.0, 6: 24.0, 7: 36.0}
+_BREAK_VALUES = ("always", "page", "left", "right")
+
+
+@functools.lru_cache(maxsize=4096)
+def _css(css: str) -> tuple[tuple[str, str], ...]:
+    return tuple((p.lower(), v.strip().lower()) for p, v in _STYLE_PROP.findall(css))
+
+
+@functools.lru_cache(maxsize=16384)
+def _style(ctx: _Ctx, tag: str, css: str, align: str, font_size: str, hidden_attr: bool) -> tuple[_Ctx, bool, bool, bool]:
+    """The context inside an element plus (hidden, break before, break after). Filers repeat a few dozen
+    style strings thousands of times, so this is cached on its inputs."""
+    new = ctx._asdict()
+    hidden = hidden_attr
+    brk_before = brk_after = False
     if tag in ("b", "strong", "th") or tag in _HEADING_SIZE:
-        new.bold = True
+        new["bold"] = True
     if tag in ("i", "em"):
-        new.italic = True
+        new["italic"] = True
     if tag == "u":
-        new.underline = True
+        new["underline"] = True
     if tag in _HEADING_SIZE:
-        new.size = max(new.size, _HEADING_SIZE[tag])
-    if tag == "center" or attrs.get("align", "").lower() == "center":
-        new.centered = True
+        new["size"] = max(new["size"], _HEADING_SIZE[tag])
+    if tag == "center" or align.lower() == "center":
+        new["centered"] = True
     if tag == "pre":
-        new.pre = True
-    if tag == "table":
-        new.table += 1
-        if new.table == 1:
-            _Ctx.tables += 1
-            new.table_id = _Ctx.tables
-    if tag == "font" and attrs.get("size", "").strip().isdigit():
-        new.size = {1: 7.5, 2: 10.0, 3: 12.0, 4: 13.5, 5: 18.0, 6: 24.0, 7: 36.0}.get(int(attrs["size"].strip()), new.size)
-    if attrs.get("hidden") is not None and tag not in ("input",):
-        hidden = True
-    css = attrs.get("style")
-    if css:
-        for prop, value in _STYLE_PROP.findall(css):
-            prop, value = prop.lower(), value.strip().lower()
-            if prop == "display" and value.startswith("none"):
-                hidden = True
-            elif prop == "font-weight":
-                new.bold = value.startswith("bold") or (value[:3].isdigit() and int(value[:3]) >= 600)
-            elif prop == "font-style":
-                new.italic = value.startswith(("italic", "oblique"))
-            elif prop == "text-decoration" or prop == "text-decoration-line":
-                new.underline = "underline" in value
-            elif prop == "font-size":
-                new.size = _size_pt(value, ctx.size)
-            elif prop == "text-align":
-                new.centered = value.startswith("center")
-            elif prop == "text-transform":
-                new.caps = value.startswith("uppercase")
-            elif prop in ("page-break-before", "break-before"):
-                brk_before = value.startswith(("always", "page", "left", "right"))
-            elif prop in ("page-break-after", "break-after"):
-                brk_after = value.startswith(("always", "page", "left", "right"))
-    return new, hidden, brk_before, brk_after
+        new["pre"] = True
+    if tag == "font" and font_size.strip().isdigit():
+        new["size"] = _FONT_SIZES.get(int(font_size.strip()), new["size"])
+    for prop, value in _css(css) if css else ():
+        if prop == "display" and value.startswith("none"):
+            hidden = True
+        elif prop == "font-weight":
+            new["bold"] = value.startswith("bold") or (value[:3].isdigit() and int(value[:3]) >= 600)
+        elif prop == "font-style":
+            new["italic"] = value.startswith(("italic", "oblique"))
+        elif prop == "text-decoration" or prop == "text-decoration-line":
+            new["underline"] = "underline" in value
+        elif prop == "font-size":
+            new["size"] = _size_pt(value, ctx.size)
+        elif prop == "text-align":
+            new["centered"] = value.startswith("center")
+        elif prop == "text-transform":
+            new["caps"] = value.startswith("uppercase")
+        elif prop in ("page-break-before", "break-before"):
+            brk_before = value.startswith(_BREAK_VALUES)
+        elif prop in ("page-break-after", "break-after"):
+            brk_after = value.startswith(_BREAK_VALUES)
+    return _Ctx(**new), hidden, brk_before, brk_after
 
 
 class _Builder:
@@ -240,8 +253,8 @@ class _Builder:
         in_table = False
         table_id = 0
         for s, c in self.runs:
-            n = sum(1 for ch in s if ch.isalnum())
-            if not n:
+            n = len(s) - s.count(" ") - s.count("\xa0") - s.count("\n")
+            if n <= 0 or s == " | ":
                 continue
             total += n
             for k in weights:
@@ -263,6 +276,8 @@ class _Builder:
 
 def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
     """Blocks, title and inline-XBRL fact marks of the HTML document at ``path``."""
+    from lxml import etree
+
     path = Path(path)
     size = path.stat().st_size
     if size > max_bytes:
@@ -276,84 +291,80 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
     header = None
     title = ""
     depth_capped = 0
-    # Explicit stack: (element, context, closing?, depth). Tail text belongs to the parent, after the element.
-    stack: list[tuple[Any, _Ctx, bool, int, bool]] = [(root, _Ctx(), False, 0, False)]
-    while stack:
-        el, ctx, closing, depth, brk_after = stack.pop()
-        if isinstance(el, _TailNode):
-            b.text(el.text, ctx)
+    tables = 0
+    # lxml walks the tree (iteratively, in C); we keep each open element's (tag, style inside it, whether its
+    # content is text, page break after it) on a stack. A skipped element's tail is still text.
+    stack: list[tuple[str, _Ctx, bool, bool]] = [("", _Ctx(), False, False)]
+    walk = etree.iterwalk(root, events=("start", "end"))
+    for event, el in walk:
+        if event == "end":
+            tag, inner, live, brk_after = stack.pop()
+            if live:
+                # Inside a table only rows end blocks: a row is one line ("Item 1A. | Risk Factors | 10").
+                if (tag in _BLOCK or tag in _HEADING_SIZE) and (not inner.table or tag in ("tr", "table")):
+                    b.flush(tag if tag in _HEADING_SIZE or tag in ("li", "tr", "pre") else None)
+                elif tag in _CELL:
+                    b.cell()
+                if brk_after:
+                    b.flush()
+                    b.break_pending = True
+            if el.tail:
+                b.text(el.tail, stack[-1][1])
             continue
+        ctx = stack[-1][1]
         tag = _tag(el)
-        if closing:
-            # Inside a table only rows end blocks: a row is one line ("Item 1A. | Risk Factors | 10").
-            if (tag in _BLOCK or tag in _HEADING_SIZE) and (not ctx.table or tag in ("tr", "table")):
-                b.flush(tag if tag in _HEADING_SIZE or tag in ("li", "tr", "pre") else None)
-            elif tag in _CELL:
-                b.cell()
-            if brk_after:
-                b.flush()
-                b.break_pending = True
-            continue
-        parent_ctx = ctx
         if tag == "title" and not title:
             title = " ".join((el.text or "").split())
         if tag == "ix:header":
             header = el
         if not tag or tag in _SKIP:
-            b.text(el.tail, parent_ctx)
+            walk.skip_subtree()
+            stack.append((tag, ctx, False, False))
             continue
-        attrs = _attrs(el)
-        inner, hidden, brk_before, brk_after = _style(el, tag, attrs, ctx)
+        get = el.get
+        inner, hidden, brk_before, brk_after = _style(ctx, tag, get("style") or "", get("align") or "",
+                                                      get("size") or "" if tag == "font" else "",
+                                                      get("hidden") is not None)
         if hidden:
             header = next((x for x in el.iter() if _tag(x) == "ix:header"), header)
-            b.text(el.tail, parent_ctx)
+            walk.skip_subtree()
+            stack.append((tag, ctx, False, False))
             continue
+        if tag == "table":
+            tables += 1
+            inner = inner._replace(table=ctx.table + 1, table_id=ctx.table_id if ctx.table else tables)
         if (tag in _BLOCK or tag in _HEADING_SIZE) and (not ctx.table or tag in ("tr", "table")):
             b.flush()
             b.tag = tag if tag in _HEADING_SIZE or tag in ("li", "tr", "pre") else "p"
         if brk_before:
             b.flush()
             b.break_pending = True
-        if tag == "hr" and not brk_before and not brk_after:
-            b.hr_breaks += 1
-        anchor = attrs.get("id") or (attrs.get("name") if tag == "a" else None)
+        anchor = get("id") or (get("name") if tag == "a" else None)
         if anchor:
             b.ids.append(anchor)
-        href = attrs.get("href", "")
-        if tag == "a" and href.startswith("#") and len(href) > 1:
+        href = get("href") or "" if tag == "a" else ""
+        if href.startswith("#") and len(href) > 1:
             b.links.append(href[1:])
         if tag == "br":
             b.text("\n" if inner.pre else " ", inner)
         if tag in ("ix:nonfraction", "ix:nonnumeric"):
-            facts.append(FactMark(tag, attrs, "", None))
-            facts[-1].value = _fact_value(el, tag)
-            facts[-1].block = len(b.blocks)  # the block its text joins (fixed up below if it is hidden)
-        alt = attrs.get("alt", "").strip() if tag == "img" else ""
+            # The block its text joins: the one being filled now (appended next).
+            facts.append(FactMark(tag, _attrs(el), _fact_value(el, tag), len(b.blocks)))
+        alt = (get("alt") or "").strip() if tag == "img" else ""
         if alt and not _FILE_NAME.match(alt):  # a file name is not a description
             b.text(f" {alt} ", inner)
-        # Tail text after the element closes, in the parent's style: pushed first so that it pops last.
-        if el.tail:
-            stack.append((_TailNode(el.tail), parent_ctx, False, depth, False))
-        stack.append((el, inner, True, depth, brk_after))
         b.text(el.text, inner)
-        children = list(el) if depth < MAX_DEPTH else []
-        if depth >= MAX_DEPTH and len(el):
+        if len(stack) >= MAX_DEPTH and len(el):
+            # Markup nested this deep is junk, not layout: its text is read flat.
             depth_capped += 1
-            b.text(" ".join(el.itertext()), inner)
-        for child in reversed(children):
-            stack.append((child, inner, False, depth + 1, False))
+            b.text(" ".join(el.xpath("descendant::text()")), inner)
+            walk.skip_subtree()
+        stack.append((tag, inner, True, brk_after))
     b.flush()
     decisions = {"parser": parser_used, "encoding": encoding, "blocks": len(b.blocks)}
     if depth_capped:
         decisions["depth_capped"] = depth_capped
     return HtmlDocument(blocks=b.blocks, title=title, facts=facts, header=header, decisions=decisions)
-
-
-class _TailNode:
-    """Stands for an element's tail text on the walk stack."""
-
-    def __init__(self, text: str):
-        self.text = text
 
 
 def _fact_value(el: Any, tag: str) -> str:

@@ -145,6 +145,15 @@ def _row_title(text: str, ref: fa.ItemRef) -> str:
     return f"{name}. {rest}".strip() if rest else name
 
 
+def _linked_items(cands: list[Candidate]) -> dict[int, Candidate]:
+    """The first TOC-linked candidate of each Item (by its rank in the form), in document order of the links."""
+    out: dict[int, Candidate] = {}
+    for c in cands:
+        if c.source == "toc_link":
+            out.setdefault(c.lo, c)
+    return out
+
+
 def best_chain(cands: list[Candidate]) -> list[Candidate]:
     """The heaviest chain increasing in block and in form order (one candidate per block)."""
     cands = sorted(cands, key=lambda c: (c.block, c.lo, -c.weight))
@@ -200,11 +209,19 @@ def filing_headings(blocks: list[Block], form: str) -> tuple[list[Heading], dict
     cands, stats = candidates(blocks, form)
     chain = best_chain(cands)
     index_tables = _index_tables(blocks)
-    parts = _parts(blocks, chain, form, index_tables)
+    linked = _linked_items(cands)
+    mode = "ordered"
+    if len(linked) >= 3 and len({c.lo for c in chain if c.source == "toc_link"}) < 0.8 * len(linked):
+        # A cross-reference index (10-K General Instruction G(2)): the filer's report runs in its own order
+        # and the index maps each Item to it. Its links are the only answer and need not follow the form.
+        mode = "cross_reference"
+        chain = sorted(linked.values(), key=lambda c: (c.block, c.lo))
+    level = 2 if mode == "ordered" else 1
+    parts = _parts(blocks, chain, form, index_tables) if mode == "ordered" else []
     items = []
     for c in chain:
         b = blocks[c.block]
-        items.append(Heading(c.block, 2, c.title.rstrip(" .:"), b.ids[0] if b.ids else None))
+        items.append(Heading(c.block, level, c.title.rstrip(" .:"), b.ids[0] if b.ids else None))
     heads = sorted(parts + items, key=lambda h: (h.block, h.level))
     # Signatures close the report after its last Item.
     if chain:
@@ -214,7 +231,7 @@ def filing_headings(blocks: list[Block], form: str) -> tuple[list[Heading], dict
                 heads.append(Heading(i, 1, blocks[i].text.title().rstrip(".:"), blocks[i].ids[0] if blocks[i].ids else None))
                 break
     decisions = {
-        "form": form, "candidates": stats, "items": len(chain),
+        "form": form, "mode": mode, "item_level": level, "candidates": stats, "items": len(chain),
         "item_sources": {s: sum(c.source == s for c in chain) for s in ("toc_link", "styled", "text")},
         "parts": [{"title": h.title, "inferred": h.kind == "inferred"} for h in parts],
         "chain": [{"ids": [fa.item_id(form, c.part, n) for n in c.numbers], "block": c.block, "source": c.source}

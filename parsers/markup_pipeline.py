@@ -70,10 +70,10 @@ def html_structure(blocks: list[Block], page_count: int) -> tuple[list[Heading],
     if form:
         heads, filing = filing_headings(blocks, form)
         decisions["filing"] = filing
-        items = [h for h in heads if h.level == 2]
-        if len(items) >= 3:
-            decisions["tried"].append({"method": "filing", "used": True, "items": len(items)})
-            return _with_subsections(heads, blocks, running, base), \
+        items = [h for h in heads if h.level == filing["item_level"] and h.kind != "inferred"]
+        if filing["items"] >= 3:
+            decisions["tried"].append({"method": "filing", "used": True, "items": filing["items"]})
+            return _with_subsections(heads, blocks, running, base, filing["item_level"]), \
                 "toc" if filing["item_sources"]["toc_link"] * 2 >= len(items) else "headings", decisions
         decisions["tried"].append({"method": "filing", "used": False, "why": f"{len(items)} Items found"})
     heads = markup_headings(blocks)
@@ -89,15 +89,16 @@ def html_structure(blocks: list[Block], page_count: int) -> tuple[list[Heading],
     return [], "pages", decisions
 
 
-def _with_subsections(heads: list[Heading], blocks: list[Block], running: set[str], base: float) -> list[Heading]:
+def _with_subsections(heads: list[Heading], blocks: list[Block], running: set[str], base: float,
+                      item_level: int) -> list[Heading]:
     """Styled headings inside each Item (MD&A subsections, each statement, each note), one level below it."""
     out: list[Heading] = []
     for k, h in enumerate(heads):
         out.append(h)
-        if h.level != 2:
+        if h.level != item_level or h.title.casefold().startswith(("part ", "signature")):
             continue
         end = heads[k + 1].block if k + 1 < len(heads) else len(blocks)
-        out.extend(styled_headings(blocks, h.block + 1, end, 3, running, base))
+        out.extend(styled_headings(blocks, h.block + 1, end, item_level + 1, running, base))
     return out
 
 
