@@ -75,15 +75,19 @@ def split_long(blocks: list[Block], limit: int) -> list[Block]:
         if len(b.text) <= limit:
             out.append(b)
             continue
-        text, first = b.text, True
-        while text:
-            cut = len(text) if len(text) <= limit else text.rfind(" ", limit // 2, limit)
-            if cut <= 0:
-                cut = limit
-            piece, text = text[:cut], text[cut:].lstrip()
-            out.append(Block(piece, b.tag, b.style, b.ids if first else [], b.links if first else [], b.page,
-                             b.in_table, b.break_before and first, b.table_id))
-            first = False
+        text, at, first = b.text, 0, True
+        while at < len(text):
+            # Positions, not slices of the rest: a 10 MB line must not be copied once per piece.
+            end = min(len(text), at + limit)
+            if end < len(text):
+                space = text.rfind(" ", at + limit // 2, end)
+                end = space if space > at else end
+            piece = text[at:end].strip()
+            at = end
+            if piece:
+                out.append(Block(piece, b.tag, b.style, b.ids if first else [], b.links if first else [], b.page,
+                                 b.in_table, b.break_before and first, b.table_id))
+                first = False
     return out
 
 

@@ -94,12 +94,16 @@ def _parse(text: str, xhtml: bool) -> tuple[Any, str]:
             return etree.fromstring(body.encode("utf-8"), parser), "xml"
         except etree.XMLSyntaxError:
             pass
-    parser = html.HTMLParser(no_network=True, huge_tree=True, remove_comments=True, remove_pis=True,
+    # We decoded the bytes ourselves (see decode) and hand libxml2 UTF-8, whatever the document declares.
+    parser = html.HTMLParser(no_network=True, huge_tree=True, remove_comments=True, remove_pis=True, encoding="utf-8",
                              default_doctype=False)
     try:
         root = html.document_fromstring(body.encode("utf-8") if body.strip() else b"<html></html>", parser=parser)
     except etree.ParserError as exc:
         raise DocumentError(f"unreadable HTML: {exc}", "corrupt") from None
+    # libxml2 stops reading at 2,048 nested elements and silently drops the rest: say so rather than index half.
+    if any("Excessive depth" in e.message for e in parser.error_log):
+        raise DocumentError("markup nested more than 2,048 levels deep: not a document we can read", "too_deep")
     return root, "html"
 
 
@@ -289,7 +293,8 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
     b = _Builder()
     facts: list[FactMark] = []
     header = None
-    title = ""
+    found = root.xpath("//*[local-name()='title'][1]")
+    title = " ".join("".join(found[0].itertext()).split()) if found else ""
     depth_capped = 0
     tables = 0
     # lxml walks the tree (iteratively, in C); we keep each open element's (tag, style inside it, whether its
@@ -313,8 +318,6 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
             continue
         ctx = stack[-1][1]
         tag = _tag(el)
-        if tag == "title" and not title:
-            title = " ".join((el.text or "").split())
         if tag == "ix:header":
             header = el
         if not tag or tag in _SKIP:

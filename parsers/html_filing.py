@@ -146,11 +146,13 @@ def _row_title(text: str, ref: fa.ItemRef) -> str:
 
 
 def _linked_items(cands: list[Candidate]) -> dict[int, Candidate]:
-    """The first TOC-linked candidate of each Item (by its rank in the form), in document order of the links."""
+    """One TOC-linked candidate per link target (block): the first reading of the first Item linked to it."""
     out: dict[int, Candidate] = {}
+    seen: set[int] = set()
     for c in cands:
-        if c.source == "toc_link":
-            out.setdefault(c.lo, c)
+        if c.source == "toc_link" and c.block not in out and c.lo not in seen:
+            out[c.block] = c
+            seen.add(c.lo)
     return out
 
 
@@ -211,7 +213,7 @@ def filing_headings(blocks: list[Block], form: str) -> tuple[list[Heading], dict
     index_tables = _index_tables(blocks)
     linked = _linked_items(cands)
     mode = "ordered"
-    if len(linked) >= 3 and len({c.lo for c in chain if c.source == "toc_link"}) < 0.8 * len(linked):
+    if len(linked) >= 3 and len({c.block for c in chain if c.source == "toc_link"}) < 0.8 * len(linked):
         # A cross-reference index (10-K General Instruction G(2)): the filer's report runs in its own order
         # and the index maps each Item to it. Its links are the only answer and need not follow the form.
         mode = "cross_reference"
