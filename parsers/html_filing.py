@@ -90,13 +90,15 @@ def _target_block(blocks: list[Block], ids: dict[str, int], target: str, numbers
     return at
 
 
-def candidates(blocks: list[Block], form: str) -> tuple[list[Candidate], dict[str, Any]]:
+def candidates(blocks: list[Block], form: str) -> tuple[list[Candidate], list[Candidate], dict[str, Any]]:
+    """Item candidates (TOC-linked, styled, plain), index rows (for cross-reference indexes), counts."""
     ids = {}
     for i, b in enumerate(blocks):
         for x in b.ids:
             ids.setdefault(x, i)
     index_tables = _index_tables(blocks)
     out: list[Candidate] = []
+    rows: list[Candidate] = []
     part_hint: str | None = None
     stats = {"toc_links": 0, "styled": 0, "text": 0, "index_tables": len(index_tables)}
     for i, b in enumerate(blocks):
@@ -110,7 +112,10 @@ def candidates(blocks: list[Block], form: str) -> tuple[list[Candidate], dict[st
             continue
         in_index = b.table_id in index_tables or bool(b.links)
         if in_index:
-            # A TOC / cross-reference row: its links say where the Item's heading is.
+            # A TOC / cross-reference row: its links say where the Item's heading is. A row without one ("Not
+            # applicable", "incorporated by reference") is the Item's only appearance in a cross-reference index.
+            for rpart, lo, hi in _readings(form, ref, None)[:1]:
+                rows.append(Candidate(i, ref.numbers, rpart, lo, hi, W_TEXT, _row_title(b.text, ref), "index_row"))
             for target in dict.fromkeys(b.links):
                 j = _target_block(blocks, ids, target, ref.numbers)
                 if j is None or j == i:
@@ -132,7 +137,7 @@ def candidates(blocks: list[Block], form: str) -> tuple[list[Candidate], dict[st
             w = weight + (W_PART_HINT if part_hint == rpart else 0.0)
             out.append(Candidate(i, ref.numbers, rpart, lo, hi, w, title, "styled" if styled else "text"))
         stats["styled" if styled else "text"] += 1
-    return out, stats
+    return out, rows, stats
 
 
 def _row_title(text: str, ref: fa.ItemRef) -> str:
@@ -208,7 +213,7 @@ def _parts(blocks: list[Block], chain: list[Candidate], form: str, index_tables:
 
 def filing_headings(blocks: list[Block], form: str) -> tuple[list[Heading], dict[str, Any]]:
     """Part (level 1) and Item (level 2) headings plus signatures; the decisions that chose them."""
-    cands, stats = candidates(blocks, form)
+    cands, rows, stats = candidates(blocks, form)
     chain = best_chain(cands)
     index_tables = _index_tables(blocks)
     linked = _linked_items(cands)
@@ -217,7 +222,9 @@ def filing_headings(blocks: list[Block], form: str) -> tuple[list[Heading], dict
         # A cross-reference index (10-K General Instruction G(2)): the filer's report runs in its own order
         # and the index maps each Item to it. Its links are the only answer and need not follow the form.
         mode = "cross_reference"
-        chain = sorted(linked.values(), key=lambda c: (c.block, c.lo))
+        covered = {c.lo for c in linked.values()}
+        unlinked = {c.lo: c for c in rows if c.lo not in covered}
+        chain = sorted(list(linked.values()) + list(unlinked.values()), key=lambda c: (c.block, c.lo))
     level = 2 if mode == "ordered" else 1
     parts = _parts(blocks, chain, form, index_tables) if mode == "ordered" else []
     items = []
@@ -234,7 +241,8 @@ def filing_headings(blocks: list[Block], form: str) -> tuple[list[Heading], dict
                 break
     decisions = {
         "form": form, "mode": mode, "item_level": level, "candidates": stats, "items": len(chain),
-        "item_sources": {s: sum(c.source == s for c in chain) for s in ("toc_link", "styled", "text")},
+        "item_sources": {s: sum(c.source == s for c in chain) for s in ("toc_link", "styled", "text")}
+        | ({"index_row": sum(c.source == "index_row" for c in chain)} if mode == "cross_reference" else {}),
         "parts": [{"title": h.title, "inferred": h.kind == "inferred"} for h in parts],
         "chain": [{"ids": [fa.item_id(form, c.part, n) for n in c.numbers], "block": c.block, "source": c.source}
                   for c in chain],

@@ -130,8 +130,10 @@ def test_cross_reference_index_only(tmp_path):
              "<td>Not applicable</td></tr></table>", "</body></html>"]
     index = index_document(_write(tmp_path, "x.htm", "".join(body)), "x")
     items = [n for n in index.tree.root.walk() if n.title.startswith("Item")]
-    assert [n.title for n in items] == ["Item 7. Title 7", "Item 1. Title 1", "Item 1A. Title 1A", "Item 8. Title 8"]
-    assert [n.extra["anchor"] for n in items] == ["mda", "biz", "risk", "fin"]
+    # Linked Items start at their targets; an Item without a link ("Not applicable") is its index row.
+    assert [n.title for n in items] == ["Item 7. Title 7", "Item 1. Title 1", "Item 1A. Title 1A", "Item 8. Title 8",
+                                        "Item 4. Mine Safety"]
+    assert [n.extra["anchor"] for n in items] == ["mda", "biz", "risk", "fin", None]
     assert index.decisions["structure"]["filing"]["mode"] == "cross_reference"
 
 
