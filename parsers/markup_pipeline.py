@@ -47,6 +47,8 @@ def build_block_tree(heads: list[Heading], blocks: list[Block], page_count: int,
 
 
 def _page_group_heads(blocks: list[Block], page_count: int, group: int) -> list[Heading]:
+    if not blocks:  # nothing but images or markup: one page, one group, no text
+        return [Heading(0, 1, "Pages 1\u20131" if group > 1 else "Page 1", None, KIND_PAGE_GROUP)]
     heads = []
     first_block = {}
     for i, b in enumerate(blocks):
