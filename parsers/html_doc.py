@@ -38,6 +38,8 @@ _SIZE = re.compile(r"([\d.]+)\s*(pt|px|em|rem|%)?", re.I)
 _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9._:-]+)|<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9._:-]+)""", re.I)
 _XHTML_HINT = re.compile(rb"^\s*(?:\xef\xbb\xbf)?<\?xml|xmlns\s*=\s*[\"']http://www\.w3\.org/1999/xhtml", re.I)
 _IX = "http://www.xbrl.org/2013/inlineXBRL"
+_EDGE_PIPES = re.compile(r"^(?:\|\s*)+|(?:\s*\|)+$")
+_PIPE_RUN = re.compile(r"\|(?:\s*\|)+")
 _FILE_NAME = re.compile(r"^[\w .()-]+\.(?:jpe?g|png|gif|bmp|svg|tiff?|webp)$", re.I)
 
 
@@ -238,39 +240,44 @@ class _Builder:
             self.runs.append((" | ", _Ctx()))
 
     def flush(self, tag: str | None = None) -> None:
-        pieces = [r[0] for r in self.runs]
-        pre = any(r[1].pre for r in self.runs)
-        raw = "".join(pieces).replace("\xa0", " ").replace("\u200b", "")
-        if pre:
+        runs = self.runs
+        raw = "".join([r[0] for r in runs])
+        if any(r[1].pre for r in runs):
+            raw = raw.replace("\xa0", " ").replace("\u200b", "")
             text = "\n".join(line.rstrip() for line in raw.strip("\n").splitlines())
         else:
-            text = " ".join(raw.split())
-        text = re.sub(r"^(?:\|\s*)+|(?:\s*\|)+$", "", text)
-        text = re.sub(r"\|(?:\s*\|)+", "|", text).strip()
+            text = " ".join(raw.replace("\u200b", "").split())  # str.split() treats no-break spaces as spaces
+        if "|" in text:
+            text = _EDGE_PIPES.sub("", text)
+            text = _PIPE_RUN.sub("|", text).strip()
         if not text:
             self.runs = []
             self.tag = "p"
             return
-        weights: dict[str, float] = {"bold": 0, "italic": 0, "underline": 0, "centered": 0, "caps": 0}
+        # Characters per style (runs of one block share a handful of styles).
+        per_ctx: dict[_Ctx, int] = {}
+        for s, c in runs:
+            if s != " | ":
+                per_ctx[c] = per_ctx.get(c, 0) + len(s) - s.count(" ")
+        total = sum(n for n in per_ctx.values() if n > 0) or 1
         sizes: dict[float, int] = {}
-        total = 0
+        bold = italic = underline = centered = caps = 0
         in_table = False
         table_id = 0
-        for s, c in self.runs:
-            n = len(s) - s.count(" ") - s.count("\xa0") - s.count("\n")
-            if n <= 0 or s == " | ":
+        for c, n in per_ctx.items():
+            if n <= 0:
                 continue
-            total += n
-            for k in weights:
-                weights[k] += n * bool(getattr(c, k))
+            bold += n * c.bold
+            italic += n * c.italic
+            underline += n * c.underline
+            centered += n * c.centered
+            caps += n * c.caps
             sizes[c.size] = sizes.get(c.size, 0) + n
             in_table = in_table or c.table > 0
             table_id = table_id or c.table_id
-        total = total or 1
-        share = {k: v / total for k, v in weights.items()}
-        style = Style(bold=share["bold"] >= 0.9, italic=share["italic"] >= 0.9, underline=share["underline"] >= 0.9,
-                      size=max(sizes, key=lambda s: sizes[s]) if sizes else 0.0, centered=share["centered"] >= 0.9)
-        if share["caps"] >= 0.9:
+        style = Style(bold=bold >= 0.9 * total, italic=italic >= 0.9 * total, underline=underline >= 0.9 * total,
+                      size=max(sizes, key=lambda k: sizes[k]) if sizes else 0.0, centered=centered >= 0.9 * total)
+        if caps >= 0.9 * total:
             text = text.upper()
         self.blocks.append(Block(text=text, tag=tag or self.tag, style=style, ids=self.ids, links=self.links,
                                  in_table=in_table, break_before=self.break_pending, table_id=table_id))
