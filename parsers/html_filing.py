@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from parsers import filing_anatomy as fa
-from parsers.blocks import Block, Heading, folio
+from parsers.blocks import Block, Heading, folio, page_labels
 
 W_LINK, W_STYLED, W_TEXT, W_TITLE, W_PART_HINT = 8.0, 3.0, 1.0, 1.0, 0.5
+_TRAILING_PAGE = re.compile(r"[A-Za-z.]\s+(?:page\s+)?(?:\d{1,3}|[ivx]{1,4})$")
 MAX_ITEM_HEAD = 300  # characters: an Item heading is a line, not a paragraph
 SNAP = 6  # blocks after a link target searched for the Item's own heading (page-top chrome comes first)
 
@@ -42,6 +43,14 @@ def _index_tables(blocks: list[Block]) -> set[int]:
         if b.table_id and len(b.text) <= MAX_ITEM_HEAD and fa.parse_item(b.text):
             counts[b.table_id] = counts.get(b.table_id, 0) + 1
     return {t for t, n in counts.items() if n >= 3}
+
+
+def _contents_lines(blocks: list[Block]) -> set[int]:
+    """Item lines ending with a page number that come three or more within a few blocks: a table of
+    contents set as plain lines (no table, no links)."""
+    lines = [i for i, b in enumerate(blocks)
+             if len(b.text) <= MAX_ITEM_HEAD and _TRAILING_PAGE.search(b.text) and fa.parse_item(b.text)]
+    return {i for i in lines if sum(1 for j in lines if j != i and abs(j - i) <= 6) >= 2}
 
 
 def _styled(b: Block) -> bool:
@@ -97,6 +106,7 @@ def candidates(blocks: list[Block], form: str) -> tuple[list[Candidate], list[Ca
         for x in b.ids:
             ids.setdefault(x, i)
     index_tables = _index_tables(blocks)
+    contents_lines = _contents_lines(blocks)
     out: list[Candidate] = []
     rows: list[Candidate] = []
     part_hint: str | None = None
@@ -130,6 +140,8 @@ def candidates(blocks: list[Block], form: str) -> tuple[list[Candidate], list[Ca
             continue
         styled = _styled(b)
         weight = (W_STYLED if styled else W_TEXT) + (W_TITLE if fa.title_case(ref.rest) else 0.0)
+        if i in contents_lines:
+            continue  # "Item 1. Business 3" among its kind: a contents list set as lines, not headings
         if ref.rest and not fa.title_case(ref.rest):
             continue  # "Item 7 of this report discusses ..." cites an Item; it is not its heading
         title = _heading_title(blocks, i, ref)
@@ -159,6 +171,27 @@ def _linked_items(cands: list[Candidate]) -> dict[int, Candidate]:
             out[c.block] = c
             seen.add(c.lo)
     return out
+
+
+_PAGE_REF = re.compile(r"(?:pages?\s*)?((?:[A-Z]{1,2}-)?\d{1,4})(?:\s*[-\u2013]\s*(?:[A-Z]{1,2}-)?\d{1,4})?\s*$", re.I)
+
+
+def _by_printed_page(blocks: list[Block], row: Candidate) -> Candidate:
+    """An index row without a link moved to the first block of the page whose printed folio its page reference
+    names ("Business | Pages 3-27"); left at the row when it names none (Not applicable) or no page has it."""
+    cells = [c.strip() for c in blocks[row.block].text.split("|") if c.strip()]
+    m = _PAGE_REF.search(cells[-1]) if len(cells) > 1 else None
+    if not m:
+        return row
+    pages = len({b.page for b in blocks})
+    labels = page_labels(blocks, max(b.page for b in blocks), "physical") if pages > 1 else []
+    wanted = m.group(1).upper()
+    for page, label in enumerate(labels, start=1):
+        if label and label.upper() == wanted:
+            first = next((i for i, b in enumerate(blocks) if b.page == page and not folio(b.text)), None)
+            if first is not None and first != row.block:
+                return Candidate(first, row.numbers, row.part, row.lo, row.hi, row.weight, row.title, "index_page")
+    return row
 
 
 def best_chain(cands: list[Candidate]) -> list[Candidate]:
@@ -218,12 +251,15 @@ def filing_headings(blocks: list[Block], form: str) -> tuple[list[Heading], dict
     index_tables = _index_tables(blocks)
     linked = _linked_items(cands)
     mode = "ordered"
-    if len(linked) >= 3 and len({c.block for c in chain if c.source == "toc_link"}) < 0.8 * len(linked):
+    row_items = {c.lo for c in rows}
+    if (len(linked) >= 3 and len({c.block for c in chain if c.source == "toc_link"}) < 0.8 * len(linked)) \
+            or (len(chain) < 3 and len(row_items) >= 3):
         # A cross-reference index (10-K General Instruction G(2)): the filer's report runs in its own order
-        # and the index maps each Item to it. Its links are the only answer and need not follow the form.
+        # and the index maps each Item to it, by links or by printed page numbers. That is the only answer,
+        # and it need not follow the form's order.
         mode = "cross_reference"
         covered = {c.lo for c in linked.values()}
-        unlinked = {c.lo: c for c in rows if c.lo not in covered}
+        unlinked = {c.lo: _by_printed_page(blocks, c) for c in rows if c.lo not in covered}
         chain = sorted(list(linked.values()) + list(unlinked.values()), key=lambda c: (c.block, c.lo))
     level = 2 if mode == "ordered" else 1
     parts = _parts(blocks, chain, form, index_tables) if mode == "ordered" else []
@@ -242,7 +278,7 @@ def filing_headings(blocks: list[Block], form: str) -> tuple[list[Heading], dict
     decisions = {
         "form": form, "mode": mode, "item_level": level, "candidates": stats, "items": len(chain),
         "item_sources": {s: sum(c.source == s for c in chain) for s in ("toc_link", "styled", "text")}
-        | ({"index_row": sum(c.source == "index_row" for c in chain)} if mode == "cross_reference" else {}),
+        | ({s: sum(c.source == s for c in chain) for s in ("index_row", "index_page")} if mode == "cross_reference" else {}),
         "parts": [{"title": h.title, "inferred": h.kind == "inferred"} for h in parts],
         "chain": [{"ids": [fa.item_id(form, c.part, n) for n in c.numbers], "block": c.block, "source": c.source}
                   for c in chain],

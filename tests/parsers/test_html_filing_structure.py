@@ -140,3 +140,31 @@ def test_cross_reference_index_only(tmp_path):
 def test_txt_holding_a_filing_is_html(tmp_path):
     index = index_document(_write(tmp_path, "0000000001-24-000001.txt", filing_10q_html()), "q")
     assert index.tree.source_format == "html" and len(_items(index)) == 7
+
+
+def test_cross_reference_index_without_links_maps_printed_pages(tmp_path):
+    # No links and no Item headings in the body: the index rows name printed pages, and each page's folio says
+    # which one it is.
+    sections = [("Letter to shareholders", "1"), ("Our business", "2"), ("Risks", "3"), ("Financial statements", "4")]
+    body = ["<html><body>", _div("FORM 10-K", True), _div("Annual Report", brk=True)]
+    for title, folio in sections:
+        body += [_div(title, True), _div(BODY), _div(folio, brk=True)]
+    rows = "".join(f"<tr><td>Item {n}</td><td>{t}</td><td>{p}</td></tr>"
+                   for n, t, p in [("1", "Business", "Page 2"), ("1A", "Risk Factors", "Page 3"),
+                                   ("1B", "Unresolved Staff Comments", "Not applicable"), ("8", "Financial Statements", "4")])
+    body += [_div("Form 10-K Cross-Reference Index", True), f"<table>{rows}</table>", _div("5"), "</body></html>"]
+    index = index_document(_write(tmp_path, "x.htm", "".join(body)), "x")
+    items = {n.title: n.start_page for n in index.tree.root.walk() if n.title.startswith("Item")}
+    assert items == {"Item 1. Business": 3, "Item 1A. Risk Factors": 4, "Item 8. Financial Statements": 5,
+                     "Item 1B. Unresolved Staff Comments": 6}
+    assert index.decisions["structure"]["filing"]["item_sources"]["index_page"] == 3
+
+
+def test_contents_lines_outside_a_table_lose_to_the_headings(tmp_path):
+    # A table of contents set as bold lines ending with page numbers, no links, no table; the headings are plain.
+    toc = "".join(_div(f"Item {n}. {t} {i + 3}", True) for i, (n, t) in enumerate(TENK_ITEMS[:6]))
+    html = _tenk(TENK_ITEMS[:6]).replace('<span style="font-weight:bold">Item', '<span style="font-weight:normal">Item').replace("<div><span style=\"font-weight:normal\">Acme Widgets, Inc.</span></div>",
+                                          "<div><span style=\"font-weight:normal\">Acme Widgets, Inc.</span></div>" + toc)
+    index = index_document(_write(tmp_path, "k.htm", html), "k")
+    items = [n for n in index.tree.root.walk() if n.title.startswith("Item")]
+    assert len(items) == 6 and all(n.start_page >= 2 for n in items)
