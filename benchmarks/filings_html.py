@@ -39,7 +39,7 @@ LENGTH_FACTOR = 1.25
 MIN_LENGTH_CHARS = 1000
 _STATEMENTS = {
     "balance": re.compile(r"balance\s+sheets?|statements?\s+of\s+financial\s+(?:position|condition)", re.I),
-    "income": re.compile(r"statements?\s+of\s+(?:consolidated\s+)?(?:income|earnings|operations)(?!.*comprehensive)", re.I),
+    "income": re.compile(r"(?:statements?\s+of\s+(?:consolidated\s+)?(?:income|earnings|operations)|income\s+statements?)(?!.*comprehensive)", re.I),
     "cash_flows": re.compile(r"cash\s+flows?", re.I),
     "equity": re.compile(r"(?:stockholders|shareholders|shareowners)['\u2019]?\s+(?:equity|deficit)|changes\s+in\s+equity|statements?\s+of\s+(?:consolidated\s+)?equity", re.I),
 }

@@ -15,6 +15,7 @@ from parsers.blocks import Block, Heading, folio
 
 MAX_HEADING_CHARS = 150
 MAX_STYLE_LEVELS = 3
+MAX_LAYOUT_TABLE_ROWS = 3
 _NAV = re.compile(r"^(?:table\s+of\s+contents|index|back\s+to\s+(?:top|contents)|return\s+to\s+top|top)$", re.I)
 _CONTINUED = re.compile(r"\(?\bcontinued\)?\s*$", re.I)
 _SENTENCE_END = re.compile(r"[.;,]\s*$")
@@ -64,9 +65,17 @@ def styled_headings(blocks: list[Block], start: int, end: int, base_level: int, 
                     max_levels: int = MAX_STYLE_LEVELS) -> list[Heading]:
     """Styled headings among ``blocks[start:end]`` with levels from ``base_level``."""
     found: list[tuple[int, tuple[float, ...]]] = []
+    rows: dict[int, int] = {}
+    for b in blocks[start:end]:
+        if b.table_id:
+            rows[b.table_id] = rows.get(b.table_id, 0) + 1
     for i in range(start, end):
         b = blocks[i]
-        if b.in_table or b.text.casefold() in running or not is_heading_text(b.text):
+        # Table rows are data, except a one-cell row of a table of at most three rows: filers set statement
+        # titles ("Consolidated Statements of Income") in small layout tables.
+        if b.in_table and ("|" in b.text or rows.get(b.table_id, 0) > MAX_LAYOUT_TABLE_ROWS):
+            continue
+        if b.text.casefold() in running or not is_heading_text(b.text):
             continue
         key = _prominence(b, base)
         if key is None:

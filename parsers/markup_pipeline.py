@@ -100,7 +100,9 @@ def _with_subsections(heads: list[Heading], blocks: list[Block], running: set[st
         if h.level != item_level or h.title.casefold().startswith(("part ", "signature")):
             continue
         end = heads[k + 1].block if k + 1 < len(heads) else len(blocks)
-        out.extend(styled_headings(blocks, h.block + 1, end, item_level + 1, running, base))
+        # A Part or Item line inside an Item is a page header or a cross-reference, not a sub-section.
+        out.extend(sub for sub in styled_headings(blocks, h.block + 1, end, item_level + 1, running, base)
+                   if not (fa.parse_item(sub.title) or fa.parse_part(sub.title)))
     return out
 
 
