@@ -18,7 +18,7 @@ from typing import Any
 from parsers import filing_anatomy as fa
 from parsers.blocks import Block, Heading, folio, page_labels
 
-W_LINK, W_STYLED, W_TEXT, W_TITLE, W_PART_HINT = 8.0, 3.0, 1.0, 1.0, 0.5
+W_LINK, W_STYLED, W_TEXT, W_TITLE, W_PART_HINT, W_PAGE_END = 8.0, 3.0, 1.0, 1.0, 0.5, 1.0
 _TRAILING_PAGE = re.compile(r"[A-Za-z.]\s+(?:page\s+)?(?:\d{1,3}|[ivx]{1,4})$")
 MAX_ITEM_HEAD = 300  # characters: an Item heading is a line, not a paragraph
 SNAP = 6  # blocks after a link target searched for the Item's own heading (page-top chrome comes first)
@@ -142,6 +142,8 @@ def candidates(blocks: list[Block], form: str) -> tuple[list[Candidate], list[Ca
         weight = (W_STYLED if styled else W_TEXT) + (W_TITLE if fa.title_case(ref.rest) else 0.0)
         if i in contents_lines:
             continue  # "Item 1. Business 3" among its kind: a contents list set as lines, not headings
+        if i + 1 < len(blocks) and blocks[i + 1].page != b.page:
+            weight -= W_PAGE_END  # nothing follows it on its page: a running header or footer, not a heading
         if ref.rest and not fa.title_case(ref.rest):
             continue  # "Item 7 of this report discusses ..." cites an Item; it is not its heading
         title = _heading_title(blocks, i, ref)

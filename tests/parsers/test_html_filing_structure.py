@@ -168,3 +168,23 @@ def test_contents_lines_outside_a_table_lose_to_the_headings(tmp_path):
     index = index_document(_write(tmp_path, "k.htm", html), "k")
     items = [n for n in index.tree.root.walk() if n.title.startswith("Item")]
     assert len(items) == 6 and all(n.start_page >= 2 for n in items)
+
+
+def test_statement_titles_in_layout_tables_are_subsections_and_page_header_items_are_not(tmp_path):
+    statements = ("Consolidated Balance Sheets", "Consolidated Statements of Income")
+    fin = "".join(f"<table><tr><td><span style='font-weight:bold'>{t}</span></td></tr></table>"
+                  f"<table><tr><td>Revenue</td><td>12</td></tr><tr><td>Cost</td><td>7</td></tr>"
+                  f"<tr><td><b>Total</b></td><td>5</td></tr><tr><td>Other</td><td>1</td></tr></table>"
+                  for t in statements)
+    html = _tenk(TENK_ITEMS, extra_body=BODY).replace(
+        _div("Item 8. Financial Statements", True) + _div(BODY), _div("Item 8. Financial Statements", True) + fin)
+    # A page-header table naming the next Item, on the page before that Item's heading.
+    html = html.replace(_div("Item 15. Exhibits and Financial Statement Schedules", True),
+                        "<table><tr><td><b>PART IV</b></td></tr><tr><td><b>Item 15. Exhibits</b></td></tr></table>"
+                        "<hr style='page-break-after:always'/>"
+                        + _div("Item 15. Exhibits and Financial Statement Schedules", True))
+    index = index_document(_write(tmp_path, "k.htm", html), "k")
+    item8 = next(n for n in index.tree.root.walk() if n.title.startswith("Item 8"))
+    assert [c.title for c in item8.nodes] == list(statements)
+    items = [n.title for n in index.tree.root.walk() if "item 15" in n.title.lower()]
+    assert items == ["Item 15. Exhibits and Financial Statement Schedules"]
