@@ -21,7 +21,6 @@ import json
 import os
 import platform
 import re
-import resource
 import statistics
 import subprocess
 import sys
@@ -254,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         big = Path(tmp) / "largest.htm"
         big.write_bytes(gzip.decompress(largest["path"].read_bytes()))
         rss = peak_rss(big)
+        big_bytes = big.stat().st_size
     ours = [r["ours"] for r in rows]
     tenk = [r["ours"] for r in rows if r["form"] == "10-K" and "statements" in r["ours"]]
     ratios = [o["seconds"] / o["lxml_seconds"] for o in ours if o.get("lxml_seconds")]
@@ -270,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         "labelled_page_share": sum(o.get("labelled", 0) for o in ours) / max(1, sum(o.get("pages", 0) for o in ours)),
         "facts_per_filing": statistics.mean(o.get("facts", 0) for o in ours),
         "model_calls": sum(o.get("model_calls", 0) for o in ours),
-        "largest_filing": {"ticker": largest["ticker"], "form": largest["form"], "bytes": big.stat().st_size if False else None,
+        "largest_filing": {"ticker": largest["ticker"], "form": largest["form"], "bytes": big_bytes,
                            "peak_rss_mb": round(rss, 1)},
     }
     worst = sorted(rows, key=lambda r: (r["ours"]["f1"], r["ours"]["length"]))[:5]

@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_store(p)
     _pipeline_args(p)
 
-    p = sub.add_parser("ingest", help="index new and changed PDFs under a folder or s3:// prefix")
+    p = sub.add_parser("ingest", help="index new and changed PDFs, HTML and Markdown under a folder or s3:// prefix")
     p.add_argument("source")
     p.add_argument("--include", action="append", default=None, help="glob of keys to include (default *.pdf *.htm *.html *.xhtml *.md *.markdown; "
                    "the format is read from the content, so '*.txt' picks up EDGAR filings stored as text); repeatable")
@@ -156,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     _add_store(p)
 
-    p = sub.add_parser("samples", help="write the sample PDFs (used by the demo and tests) into a folder")
+    p = sub.add_parser("samples", help="write the sample documents (3 PDFs, an HTML 10-Q, a Markdown manual; used by the demo and tests) into a folder")
     p.add_argument("folder")
 
     from query.cli import add_parsers as add_query_parsers  # search, outline, pages, find, chunks, serve, mcp

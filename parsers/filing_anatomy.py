@@ -77,7 +77,6 @@ def item_id(form: str, part: str, number: str) -> str:
     return f"part{ROMAN[part]}item{number}" if form == FORM_10Q else f"item{number}"
 
 
-_SEP = r"(?:\s*[.:\u2013\u2014-]\s*|\s+)"
 # "Item 1A.", "ITEM 7A:", "Item 9C —", "Item 1 and 2.", "Items 10, 11, 12, 13 and 14"; numbers 1-16, letter A-D.
 _NUM = r"(?:1[0-6]|[1-9])(?:\s?[A-Da-d])?(?![\w])"
 ITEM_HEAD = re.compile(

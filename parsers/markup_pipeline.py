@@ -9,7 +9,6 @@ otherwise styled headings, otherwise page groups. No model is called to build th
 
 from __future__ import annotations
 
-import bisect
 import time
 from pathlib import Path
 from typing import Any
