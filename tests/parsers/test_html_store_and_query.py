@@ -120,3 +120,43 @@ def test_ingest_picks_html_and_markdown_by_default_and_reports_unsupported(prefe
     assert [(f["doc_id"], f["kind"]) for f in report["failures"]] == [("logo.html", "unsupported_format")]
     assert main(["ingest", str(src), "--store", store, "--include", "*.txt"]) == 0
     assert Store(store).tree("edgar-filing.txt").source_format == "html"
+
+
+def test_http_api_serves_html_filings_with_pages_and_labels(published: Store, tmp_path: Path):
+    import socket
+    import threading
+    import time
+
+    import httpx
+    import uvicorn
+
+    from query.access import load_keys
+    from query.server import create_app
+
+    keys_file = tmp_path / "keys.json"
+    keys_file.write_text(json.dumps({"keys": {"k": {"prefixes": [""]}}}))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(published.uri, load_keys(keys_file)), host="127.0.0.1",
+                                           port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    try:
+        base, headers = f"http://127.0.0.1:{port}/v1", {"X-API-Key": "k"}
+        outline = httpx.get(f"{base}/documents/q/tree", params={"depth": 2}, headers=headers, timeout=10).json()
+        assert outline["structure_source"] == "toc"
+        part1 = outline["outline"]["nodes"][0]
+        assert part1["title"].startswith("PART I.") and part1["nodes"][0]["title"] == "Item 1. Financial Statements"
+        page = httpx.get(f"{base}/documents/q/pages", params={"spec": "3"}, headers=headers, timeout=10).json()[0]
+        assert page["label"] == "1" and "Revenues were $1,284 million" in page["text"]
+        hits = httpx.post(f"{base}/search", json={"question": "operating cash flow capital expenditures liquidity",
+                                                  "doc_ids": ["q"]}, headers=headers, timeout=30).json()["results"]
+        assert hits[0]["path"].endswith("Liquidity and Capital Resources") and hits[0]["pages"] == [4]
+    finally:
+        server.should_exit = True
+        thread.join(10)
