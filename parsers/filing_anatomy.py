@@ -122,7 +122,12 @@ def parse_part(text: str) -> str | None:
 
 
 def detect_form(texts: list[str]) -> str | None:
-    """10-K or 10-Q from the cover page's "FORM 10-K" (the first mention wins), else None."""
+    """10-K or 10-Q from the cover page's "FORM 10-Q" line, else from the first mention, else None. The line
+    wins: a 10-Q's cover may cite "our Annual Report on Form 10-K" before naming its own form."""
+    for text in texts:
+        m = FORM_TYPE.search(text)
+        if m and len(text) <= 40:
+            return m.group(1).upper()
     for text in texts:
         m = FORM_TYPE.search(text)
         if m:

@@ -188,3 +188,12 @@ def test_statement_titles_in_layout_tables_are_subsections_and_page_header_items
     assert [c.title for c in item8.nodes] == list(statements)
     items = [n.title for n in index.tree.root.walk() if "item 15" in n.title.lower()]
     assert items == ["Item 15. Exhibits and Financial Statement Schedules"]
+
+
+def test_the_cover_line_names_the_form_not_an_earlier_mention(tmp_path):
+    html = filing_10q_html().replace(
+        "UNITED STATES SECURITIES AND EXCHANGE COMMISSION",
+        "UNITED STATES SECURITIES AND EXCHANGE COMMISSION (see also our Annual Report on Form 10-K for 2023)")
+    index = index_document(_write(tmp_path, "q.htm", html), "q")
+    assert index.decisions["structure"]["filing"]["form"] == "10-Q"
+    assert [c.title.split(".")[0] for c in index.tree.root.nodes[1].nodes] == ["Item 1", "Item 1A", "Item 6"]
