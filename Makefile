@@ -39,6 +39,9 @@ demo: setup
 	$(BIN)/pagetree ingest $(SAMPLES) --store $(STORE)
 	$(BIN)/pagetree tree manual --store $(STORE)
 	$(BIN)/pagetree search "What does error code E42 mean?" --doc manual --store $(STORE)
+	$(BIN)/pagetree tree quarterly-10q.htm --depth 2 --store $(STORE)
+	$(BIN)/pagetree facts quarterly-10q.htm us-gaap:Revenues --store $(STORE)
+	$(BIN)/pagetree tree quick-start.md --store $(STORE)
 
 test: setup
 	$(BIN)/python -m pytest -q

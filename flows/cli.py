@@ -92,9 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
     _pipeline_args(p)
     _replace_arg(p)
 
-    p = sub.add_parser("ingest", help="index new and changed PDFs under a folder or s3:// prefix")
+    p = sub.add_parser("ingest", help="index new and changed PDFs, HTML and Markdown under a folder or s3:// prefix")
     p.add_argument("source")
-    p.add_argument("--include", action="append", default=None, help="glob of keys to include (default *.pdf); repeatable")
+    p.add_argument("--include", action="append", default=None, help="glob of keys to include (default *.pdf *.htm *.html *.xhtml *.md *.markdown; "
+                   "the format is read from the content, so '*.txt' picks up EDGAR filings stored as text); repeatable")
     p.add_argument("--exclude", action="append", default=None, help="glob of keys to exclude; repeatable")
     p.add_argument("--json", action="store_true", help="print the run report as JSON")
     _add_store(p)
@@ -167,7 +168,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("doc_id", nargs="?")
     _add_store(p)
 
-    p = sub.add_parser("samples", help="write the sample PDFs (used by the demo and tests) into a folder")
+    p = sub.add_parser("facts", help="inline-XBRL facts of a filing (concept, value, period, node, page)")
+    p.add_argument("doc_id")
+    p.add_argument("concept", nargs="?", default=None, help="concept name, e.g. us-gaap:Revenues (prefix optional)")
+    p.add_argument("--text", default=None, help="only facts whose value contains this text")
+    p.add_argument("--version", default=None)
+    p.add_argument("--json", action="store_true")
+    _add_store(p)
+
+    p = sub.add_parser("samples", help="write the sample documents (3 PDFs, an HTML 10-Q, a Markdown manual; used by the demo and tests) into a folder")
     p.add_argument("folder")
 
     from query.cli import add_parsers as add_query_parsers  # search, outline, pages, find, chunks, serve, mcp
@@ -315,6 +324,14 @@ def _query(args: argparse.Namespace) -> int:
             print(out["text"])
             if out["truncated"]:
                 print(f"\n[truncated: {out['total_chars']} chars; continue with --cursor {out['next_cursor']}]")
+    elif args.command == "facts":
+        facts = doc.facts(concept=args.concept, text=args.text)
+        if args.json:
+            print(json.dumps(facts, indent=1, ensure_ascii=False))
+        for f in facts if not args.json else []:
+            period = f["instant"] or f"{f['period_start']}..{f['period_end']}"
+            value = f["value"] if len(f["value"]) <= 60 else f["value"][:57] + "..."
+            print(f"{f['concept']:<55} {value:>20} {f['unit'] or '':<12} {period:<23} p.{f['page_number'] or '-':<4} {f['node_id'] or '-'}")
     elif args.command == "grep":
         hits = doc.grep(args.pattern, node_id=args.node, pages=args.pages, max_hits=args.max_hits)
         if args.json:

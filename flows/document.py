@@ -144,7 +144,7 @@ def publish(index: DocumentIndex, obj: SourceObject, store: Store, pipeline: Pip
 
     def once() -> bool:
         return publish_document(store, tree=index.tree, nodes=index.nodes, pages=index.pages, source=source,
-                                pipeline=record, stats=index.stats, decisions=index.decisions)
+                                pipeline=record, stats=index.stats, decisions=index.decisions, facts=index.facts)
 
     return retrying(once, backoff_delays(PUBLISH_RETRIES, retry_base), lambda exc: not isinstance(exc, DocumentError))
 

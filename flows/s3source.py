@@ -21,6 +21,7 @@ from typing import Any, Iterator
 from urllib.parse import urlparse
 
 from flows.sources import (
+    DEFAULT_INCLUDE,
     ObjectChanged,
     ObjectDenied,
     ObjectError,
@@ -67,7 +68,7 @@ class S3Source:
         self,
         uri: str,
         *,
-        include: tuple[str, ...] | list[str] = ("*.pdf",),
+        include: tuple[str, ...] | list[str] = DEFAULT_INCLUDE,
         exclude: tuple[str, ...] | list[str] = (),
         endpoint_url: str | None = None,
         max_attempts: int = 5,
@@ -81,7 +82,7 @@ class S3Source:
         self.bucket = parsed.netloc
         self.prefix = parsed.path.strip("/")
         self.uri = f"s3://{self.bucket}/{self.prefix}" if self.prefix else f"s3://{self.bucket}"
-        self.include = tuple(include or ("*.pdf",))
+        self.include = tuple(include or DEFAULT_INCLUDE)
         self.exclude = tuple(exclude or ())
         self.page_size = page_size
         self.client = client or make_client(endpoint_url, max_attempts)

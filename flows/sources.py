@@ -20,6 +20,11 @@ from urllib.parse import unquote, urlparse
 from index_store.layout import doc_id_from_path
 
 
+# Keys ingested by default: PDFs, HTML (EDGAR filings, manuals) and Markdown. The format itself is read from
+# the content (parsers/formats.py); what matches but is none of them is reported as ``unsupported_format``.
+DEFAULT_INCLUDE = ("*.pdf", "*.htm", "*.html", "*.xhtml", "*.md", "*.markdown")
+
+
 class SourceError(Exception):
     """Root of source errors; raised as-is when the source itself is unusable (missing folder or bucket)."""
 
@@ -99,7 +104,7 @@ def _matches(key: str, include: tuple[str, ...], exclude: tuple[str, ...]) -> bo
 class LocalSource:
     """Files under a folder (recursively), or an explicit list of files."""
 
-    def __init__(self, root: str | os.PathLike[str], include: tuple[str, ...] = ("*.pdf",), exclude: tuple[str, ...] = ()):
+    def __init__(self, root: str | os.PathLike[str], include: tuple[str, ...] = DEFAULT_INCLUDE, exclude: tuple[str, ...] = ()):
         self.root = Path(root).expanduser().resolve()
         self.uri = self.root.as_uri()
         self.include = include

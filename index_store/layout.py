@@ -16,6 +16,7 @@ MANIFEST = "manifest.json"
 TREE = "tree.json"
 NODES = "nodes.parquet"
 PAGES = "pages.parquet"
+FACTS = "facts.parquet"  # optional: only documents with inline XBRL have one (listed in manifest.files)
 DATA_FILES = (TREE, NODES, PAGES)
 
 _SAFE = re.compile(r"[^A-Za-z0-9._\-]+")

@@ -14,7 +14,11 @@ from typing import Any, Iterator
 
 from index_store.errors import FormatError
 
-SCHEMA_VERSION = 1
+# 2: documents read from HTML and Markdown (tree.json ``source_format``, ``page_kind``, node ``anchor``; an
+# optional facts.parquet). Version 1 trees are still read: their pages are physical pages of a PDF.
+SCHEMA_VERSION = 2
+SOURCE_FORMATS = ("pdf", "html", "markdown")
+PAGE_KINDS = ("physical", "virtual")
 
 STRUCTURE_SOURCES = ("bookmarks", "toc", "headings", "llm", "pages")
 TEXT_SOURCES = ("text", "ocr", "vision", "none")
@@ -127,6 +131,16 @@ class Tree:
     def nodes(self) -> Iterator[Node]:
         return self.root.walk()
 
+    @property
+    def source_format(self) -> str:
+        """``pdf`` | ``html`` | ``markdown`` (trees written before schema 2 are PDFs)."""
+        return str(self.extra.get("source_format") or "pdf")
+
+    @property
+    def page_kind(self) -> str:
+        """``physical`` (printed pages, the default) or ``virtual`` (~3,000-character cuts of a page-less text)."""
+        return str(self.extra.get("page_kind") or "physical")
+
     def find(self, node_id: str) -> Node | None:
         for node in self.root.walk():
             if node.node_id == node_id:
@@ -159,6 +173,25 @@ class NodeRow:
     summary: str
     summary_source: str
     text: str
+
+
+@dataclass
+class FactRow:
+    """One row of facts.parquet: an inline-XBRL fact and where it appears (null node/page when hidden)."""
+
+    concept: str
+    value: str
+    number: float | None
+    unit: str | None
+    period_start: str | None
+    period_end: str | None
+    instant: str | None
+    decimals: str | None
+    context_id: str
+    dimensions: str | None  # JSON object {axis: member}, null for the default context
+    node_id: str | None
+    page_number: int | None
+    fact_id: str | None = None
 
 
 def number_tree(root: Node) -> None:

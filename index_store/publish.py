@@ -5,17 +5,21 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from index_store import layout
-from index_store.model import NodeRow, PageRecord, Tree
+from index_store.model import FactRow, NodeRow, PageRecord, Tree
 from index_store.store import Store, dumps, utcnow
-from index_store.tables import encode_nodes, encode_pages
+from index_store.tables import encode_facts, encode_nodes, encode_pages
 
 
-def encode_version(tree: Tree, nodes: Sequence[NodeRow], pages: Sequence[PageRecord]) -> dict[str, bytes]:
-    return {
+def encode_version(tree: Tree, nodes: Sequence[NodeRow], pages: Sequence[PageRecord],
+                   facts: Sequence[FactRow] | None = None) -> dict[str, bytes]:
+    files = {
         layout.TREE: dumps(tree.to_dict()),
         layout.NODES: encode_nodes(nodes),
         layout.PAGES: encode_pages(pages),
     }
+    if facts:  # only documents with inline XBRL have a facts table
+        files[layout.FACTS] = encode_facts(facts)
+    return files
 
 
 def build_manifest(
@@ -36,6 +40,7 @@ def build_manifest(
         "created_at": utcnow(),
         "structure_source": tree.structure_source,
         "page_offset": tree.page_offset,
+        "source_format": tree.source_format,
         "stats": stats,
         "decisions": decisions,
     }
@@ -51,9 +56,10 @@ def publish_document(
     pipeline: dict[str, Any],
     stats: dict[str, Any],
     decisions: dict[str, Any],
+    facts: Sequence[FactRow] | None = None,
 ) -> bool:
     """Write the version (data first, manifest last) and move latest.json. True if latest moved."""
-    files = encode_version(tree, nodes, pages)
+    files = encode_version(tree, nodes, pages, facts)
     manifest = build_manifest(tree=tree, source=source, pipeline=pipeline, stats=stats, decisions=decisions)
     latest_extra = {
         "fingerprint": pipeline.get("fingerprint"),

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from index_store.model import NodeRow, PageRecord
+from index_store.model import FactRow, NodeRow, PageRecord
 
 NODES_SCHEMA = pa.schema(
     [
@@ -36,6 +36,24 @@ PAGES_SCHEMA = pa.schema(
     ]
 )
 
+FACTS_SCHEMA = pa.schema(
+    [
+        ("concept", pa.string()),
+        ("value", pa.string()),
+        ("number", pa.float64()),
+        ("unit", pa.string()),
+        ("period_start", pa.string()),
+        ("period_end", pa.string()),
+        ("instant", pa.string()),
+        ("decimals", pa.string()),
+        ("context_id", pa.string()),
+        ("dimensions", pa.string()),
+        ("node_id", pa.string()),
+        ("page_number", pa.int32()),
+        ("fact_id", pa.string()),
+    ]
+)
+
 
 def _encode(rows: Sequence[Any], schema: pa.Schema) -> bytes:
     columns: dict[str, list[Any]] = {name: [] for name in schema.names}
@@ -55,6 +73,10 @@ def encode_nodes(rows: Sequence[NodeRow]) -> bytes:
 
 def encode_pages(rows: Sequence[PageRecord]) -> bytes:
     return _encode(rows, PAGES_SCHEMA)
+
+
+def encode_facts(rows: Sequence[FactRow]) -> bytes:
+    return _encode(rows, FACTS_SCHEMA)
 
 
 def read_table(data: bytes | str, columns: list[str] | None = None) -> pa.Table:

@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from index_store.model import NodeRow, PageRecord, Tree, flatten
+from parsers.errors import DocumentError
+from parsers.formats import HTML, MARKDOWN, detect_format
+from parsers.markup_pipeline import index_markup
 from parsers.ocr_stage import Vision, run_ocr_stage
 from parsers.offsets import printed_labels
 from parsers.pdf import OpenLimits, PdfSource
@@ -84,6 +87,7 @@ class PipelineSettings:
     model: str | None = None
     vision_model: str | None = None
     prompt_version: str = PROMPT_VERSION_NONE
+    virtual_page_chars: int = 3000  # HTML/Markdown without page breaks: pages of about this many characters
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -119,6 +123,7 @@ class DocumentIndex:
     size: int
     stats: dict[str, Any] = field(default_factory=dict)
     decisions: dict[str, Any] = field(default_factory=dict)
+    facts: list[Any] = field(default_factory=list)  # index_store.model.FactRow: inline-XBRL facts (HTML filings)
 
 
 Progress = Callable[[str], None]
@@ -146,12 +151,19 @@ def index_document(
     ocr_workers: int | None = None,
     model_usage: Any = None,
 ) -> DocumentIndex:
-    """Index one PDF. Raises parsers.errors.DocumentError for unusable input."""
+    """Index one PDF, HTML or Markdown document (format read from its bytes: parsers/formats.py).
+    Raises parsers.errors.DocumentError for unusable input."""
     settings = settings or PipelineSettings()
     path = Path(path)
     t0 = time.perf_counter()
+    fmt = detect_format(path)
+    if fmt is None and path.suffix.lower() != ".pdf" and path.stat().st_size:
+        raise DocumentError("unsupported format: not a PDF, HTML or Markdown document", "unsupported_format")
     sha = sha256 or file_sha256(path)
     size = path.stat().st_size
+    if fmt in (HTML, MARKDOWN):
+        return index_markup(path, doc_id, fmt, settings, sha256=sha, size=size, summarizer=summarizer,
+                            progress=progress, model_usage=model_usage)
     with PdfSource(path, OpenLimits(settings.max_bytes, settings.max_pages)) as pdf:
         labels = pdf.labels()
         texts = [pdf.text(n) for n in range(1, pdf.page_count + 1)]
@@ -193,7 +205,8 @@ def index_document(
         page_offset=structure.page_offset,
         root=root,
         # front_matter: the pages before the first entry, which are the root's own text (null when none).
-        extra={"title": title, "description": summaries.description, "front_matter": front_matter(root)},
+        extra={"title": title, "description": summaries.description, "front_matter": front_matter(root),
+               "source_format": "pdf", "page_kind": "physical"},
     )
     rows = flatten(root, own)
     stats = {

@@ -4,6 +4,8 @@
   with dotted leaders, numbered chapters and sections, no bookmarks, no page labels.
 - ``filing.pdf``: a 10-K-like annual report with bookmarks (Part / Item).
 - ``scanned.pdf``: born-digital pages around one image-only (scanned) page.
+- ``quarterly-10q.htm`` and ``quick-start.md``: an inline-XBRL 10-Q in HTML and a Markdown manual
+  (parsers/samples_markup.py).
 
 The same inputs always produce the same bytes (fixed metadata, no timestamps).
 """
@@ -15,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pymupdf
+
+from parsers.samples_markup import make_filing_html, make_manual_md
 
 PAGE_W, PAGE_H = 612, 792
 MARGIN = 72
@@ -278,7 +282,8 @@ def make_scanned(path: Path) -> None:
     doc.save(path, garbage=3, deflate=True, no_new_id=True)
 
 
-MAKERS = {"manual.pdf": make_manual, "filing.pdf": make_filing, "scanned.pdf": make_scanned}
+MAKERS = {"manual.pdf": make_manual, "filing.pdf": make_filing, "scanned.pdf": make_scanned,
+          "quarterly-10q.htm": make_filing_html, "quick-start.md": make_manual_md}
 
 
 def generate(folder: str | Path) -> list[Path]:

@@ -109,7 +109,7 @@ class DocIndex:
     def nodes(self) -> list[Node]:
         return list(self._by_id.values())
 
-    def _table(self, name: str, columns: list[str]) -> Any:
+    def _table(self, name: str, columns: list[str] | None) -> Any:
         from index_store.tables import read_table  # pyarrow only when a table is needed
 
         path = self.store.backend.local_path(f"{layout.version_prefix(self.doc_id, self.version)}/{name}")
@@ -256,6 +256,26 @@ class DocIndex:
             out.append({"node_id": node_id, "title": node.title, "path": self._path[node_id],
                         "start_page": node.start_page, "end_page": node.end_page, "pages": pages})
             if len(out) >= max(1, min(max_hits, MAX_GREP_HITS)):
+                break
+        return out
+
+    def facts(self, concept: str | None = None, text: str | None = None, limit: int = 10_000) -> list[dict[str, Any]]:
+        """Inline-XBRL facts (facts.parquet) in document order, optionally one concept ("us-gaap:Revenues",
+        or "Revenues" for any prefix) and/or values containing ``text``; [] for a document without XBRL."""
+        try:
+            table = self._table(layout.FACTS, None)
+        except (StoreNotFound, FileNotFoundError):
+            return []
+        needle = (text or "").casefold()
+        out = []
+        for row in table.to_pylist():
+            name = row["concept"] or ""
+            if concept and name != concept and name.rsplit(":", 1)[-1] != concept:
+                continue
+            if needle and needle not in (row["value"] or "").casefold():
+                continue
+            out.append(row)
+            if len(out) >= limit:
                 break
         return out
 

@@ -27,16 +27,16 @@ def _runs(store: str) -> list[dict]:
 def test_ingest_then_rerun_publishes_nothing(prefect_harness, samples_dir: Path, store: str, capsys) -> None:
     assert main(["ingest", str(samples_dir), "--store", store]) == 0
     first = _runs(store)[-1]
-    assert first["counts"]["published"] == 3 and first["counts"]["failed"] == 0
+    assert first["counts"]["published"] == 5 and first["counts"]["failed"] == 0  # 3 PDFs, an HTML 10-Q, a Markdown manual
     latest = {d: json.loads(Path(store, "docs", d, "latest.json").read_text())["version"] for d in ("manual", "filing", "scanned")}
     assert main(["ingest", str(samples_dir), "--store", store]) == 0
     second = sorted(_runs(store), key=lambda r: r["started_at"])[-1]
-    assert second["counts"]["published"] == 0 and second["counts"]["unchanged"] == 3
+    assert second["counts"]["published"] == 0 and second["counts"]["unchanged"] == 5
     for doc_id, version in latest.items():
         assert json.loads(Path(store, "docs", doc_id, "latest.json").read_text())["version"] == version
         assert len(list(Path(store, "docs", doc_id, "versions").iterdir())) == 1
     out = capsys.readouterr().out
-    assert "3 unchanged" in out
+    assert "5 unchanged" in out
 
 
 def test_touched_file_with_same_bytes_is_not_rebuilt(prefect_harness, samples_dir: Path, tmp_path: Path, store: str) -> None:
@@ -82,7 +82,7 @@ def test_ingest_records_failures_and_publishes_the_rest(prefect_harness, samples
     (src / "sub" / "fake.pdf").write_text("hello")
     assert main(["ingest", str(src), "--store", store]) == 1
     report = _runs(store)[-1]
-    assert report["counts"]["published"] == 3 and report["counts"]["failed"] == 2
+    assert report["counts"]["published"] == 5 and report["counts"]["failed"] == 2
     assert {f["doc_id"] for f in report["failures"]} == {"zero", "sub__fake"}
     # A failed document is tried again next run (nothing was published for it).
     (src / "zero.pdf").unlink()

@@ -47,7 +47,7 @@ def test_publish_writes_the_exact_layout(tmp_path: Path) -> None:
     assert set(manifest["pipeline"]) >= {"fingerprint", "package_version", "settings"}
     assert set(manifest["files"]) == {"tree.json", "nodes.parquet", "pages.parquet"}
     tree = json.loads((vdir / "tree.json").read_text())
-    assert tree["schema_version"] == 1 and tree["root"]["node_id"] == "0000"
+    assert tree["schema_version"] == 2 and tree["root"]["node_id"] == "0000"
     assert [n["node_id"] for n in tree["root"]["nodes"]] == ["0001", "0002"]
     nodes = read_table(str(vdir / "nodes.parquet")).to_pylist()
     assert [n["path"] for n in nodes] == ["Doc", "Intro", "Body"] and nodes[1]["parent_id"] == "0000"

@@ -1,0 +1,384 @@
+"""Read an HTML or XHTML document (inline XBRL included) into text blocks, safely.
+
+lxml (libxml2) parses: it is the one HTML parser that is both fast on 4 MB filings and tolerant of broken
+markup, and it can be told never to touch the network or expand entities. XHTML (every inline-XBRL filing) is
+parsed as XML first so that ``<td/>`` and namespaces mean what they say; anything XML refuses is re-parsed by
+the forgiving HTML parser. The tree is walked with an explicit stack, never recursion, so 100,000 nested
+elements cost memory, not a crash.
+
+What is not text: scripts, styles, templates, the document head, navigation chrome (``nav``), anything
+``display:none`` and the inline-XBRL header (``ix:header``: contexts, units and hidden facts). Tagged values
+inside the text stay text; their positions are recorded for the facts table.
+"""
+
+from __future__ import annotations
+
+import codecs
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from parsers.blocks import Block, Style
+from parsers.errors import DocumentError
+
+MAX_DEPTH = 4000  # elements nested deeper are read as text of their ancestor at this depth (junk, not layout)
+
+_SKIP = {"script", "style", "noscript", "template", "head", "nav", "iframe", "object", "svg", "math", "select",
+         "button", "ix:header", "title", "meta", "link"}
+_BLOCK = {"address", "article", "aside", "blockquote", "center", "dd", "div", "dl", "dt", "fieldset", "figcaption",
+          "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "ol", "p",
+          "pre", "section", "table", "tr", "ul", "caption", "body", "html", "tbody", "thead", "tfoot", "summary",
+          "details", "page", "document"}
+_CELL = {"td", "th"}
+_HEADING_SIZE = {"h1": 24.0, "h2": 18.0, "h3": 14.0, "h4": 12.0, "h5": 10.0, "h6": 8.0}
+_STYLE_PROP = re.compile(r"([a-z-]+)\s*:\s*([^;]+)", re.I)
+_SIZE = re.compile(r"([\d.]+)\s*(pt|px|em|rem|%)?", re.I)
+_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9._:-]+)|<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9._:-]+)""", re.I)
+_XHTML_HINT = re.compile(rb"^\s*(?:\xef\xbb\xbf)?<\?xml|xmlns\s*=\s*[\"']http://www\.w3\.org/1999/xhtml", re.I)
+_IX = "http://www.xbrl.org/2013/inlineXBRL"
+_EDGE_PIPES = re.compile(r"^(?:\|\s*)+|(?:\s*\|)+$")
+_PIPE_RUN = re.compile(r"\|(?:\s*\|)+")
+_FILE_NAME = re.compile(r"^[\w .()-]+\.(?:jpe?g|png|gif|bmp|svg|tiff?|webp)$", re.I)
+
+
+@dataclass
+class FactMark:
+    """An inline-XBRL fact met while reading: its element's attributes, text and block (None when hidden)."""
+
+    tag: str  # "ix:nonfraction" | "ix:nonnumeric"
+    attrs: dict[str, str]
+    value: str
+    block: int | None
+
+
+@dataclass
+class HtmlDocument:
+    blocks: list[Block]
+    title: str
+    facts: list[FactMark] = field(default_factory=list)
+    header: Any = None  # the ix:header element (contexts, units), or None
+    decisions: dict[str, Any] = field(default_factory=dict)
+
+
+def decode(data: bytes) -> tuple[str, str]:
+    """(text, encoding used): the BOM, else the declared charset when the bytes are valid in it, else UTF-8,
+    else Windows-1252 (which maps every byte). A wrong declaration is common and must not garble a filing."""
+    for bom, codec in ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16")):
+        if data.startswith(bom):
+            return data.decode(codec, "replace"), codec
+    declared = None
+    m = _CHARSET.search(data[:4096])
+    if m:
+        name = (m.group(1) or m.group(2)).decode("ascii", "ignore")
+        try:
+            declared = codecs.lookup(name).name
+        except LookupError:
+            declared = None
+    for codec in [c for c in (declared, "utf-8") if c]:
+        try:
+            return data.decode(codec), codec
+        except UnicodeDecodeError:
+            continue
+    return data.decode("cp1252", "replace"), "cp1252"
+
+
+def _parse(text: str, xhtml: bool) -> tuple[Any, str]:
+    from lxml import etree, html
+
+    # Declarations name an encoding the str no longer has; libxml2 refuses str input that carries one.
+    body = re.sub(r"^\s*<\?xml[^>]*\?>", "", text, count=1)
+    if xhtml:
+        parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True,
+                                 recover=False, remove_comments=True, remove_pis=True)
+        try:
+            return etree.fromstring(body.encode("utf-8"), parser), "xml"
+        except etree.XMLSyntaxError:
+            pass
+    # We decoded the bytes ourselves (see decode) and hand libxml2 UTF-8, whatever the document declares.
+    parser = html.HTMLParser(no_network=True, huge_tree=True, remove_comments=True, remove_pis=True, encoding="utf-8",
+                             default_doctype=False)
+    try:
+        root = html.document_fromstring(body.encode("utf-8") if body.strip() else b"<html></html>", parser=parser)
+    except etree.ParserError as exc:
+        raise DocumentError(f"unreadable HTML: {exc}", "corrupt") from None
+    # libxml2 stops reading at 2,048 nested elements and silently drops the rest: say so rather than index half.
+    if any("Excessive depth" in e.message for e in parser.error_log):
+        raise DocumentError("markup nested more than 2,048 levels deep: not a document we can read", "too_deep")
+    return root, "html"
+
+
+_TAGS: dict[tuple[str, str | None], str] = {}
+
+
+def _tag(el: Any) -> str:
+    """"ix:nonfraction", "div": lower-case, with the namespace prefix the document uses (cached per tag)."""
+    tag = el.tag
+    if not isinstance(tag, str):
+        return ""
+    key = (tag, el.prefix if tag[:1] == "{" else None)
+    name = _TAGS.get(key)
+    if name is None:
+        if tag.startswith("{"):
+            ns, _, local = tag[1:].partition("}")
+            prefix = key[1] or ("ix" if ns == _IX else "")
+            name = f"{prefix}:{local}".lower() if prefix else local.lower()
+        else:
+            name = tag.lower()
+        _TAGS[key] = name
+    return name
+
+
+def _attrs(el: Any) -> dict[str, str]:
+    """Attributes by lower-case local name (XML keeps case, the HTML parser lowers it)."""
+    out = {}
+    for k, v in el.attrib.items():
+        k = k.split("}", 1)[-1].lower()
+        out[k] = v
+    return out
+
+
+def _size_pt(value: str, inherited: float) -> float:
+    m = _SIZE.match(value.strip())
+    if not m:
+        return inherited
+    n, unit = float(m.group(1)), (m.group(2) or "px").lower()
+    if unit == "pt":
+        return n
+    if unit == "px":
+        return n * 0.75
+    if unit in ("em", "rem"):
+        return n * (inherited or 10.0)
+    return n / 100 * (inherited or 10.0)
+
+
+class _Ctx(NamedTuple):
+    """The inherited style at a point of the walk (immutable, so style computations can be cached)."""
+
+    bold: bool = False
+    italic: bool = False
+    underline: bool = False
+    size: float = 0.0
+    centered: bool = False
+    caps: bool = False
+    pre: bool = False
+    table: int = 0
+    table_id: int = 0  # which outermost table the text is in (0: none)
+
+
+_FONT_SIZES = {1: 7.5, 2: 10.0, 3: 12.0, 4: 13.5, 5: 18.0, 6: 24.0, 7: 36.0}
+_BREAK_VALUES = ("always", "page", "left", "right")
+
+
+@functools.lru_cache(maxsize=4096)
+def _css(css: str) -> tuple[tuple[str, str], ...]:
+    return tuple((p.lower(), v.strip().lower()) for p, v in _STYLE_PROP.findall(css))
+
+
+@functools.lru_cache(maxsize=16384)
+def _style(ctx: _Ctx, tag: str, css: str, align: str, font_size: str, hidden_attr: bool) -> tuple[_Ctx, bool, bool, bool]:
+    """The context inside an element plus (hidden, break before, break after). Filers repeat a few dozen
+    style strings thousands of times, so this is cached on its inputs."""
+    new = ctx._asdict()
+    hidden = hidden_attr
+    brk_before = brk_after = False
+    if tag in ("b", "strong", "th") or tag in _HEADING_SIZE:
+        new["bold"] = True
+    if tag in ("i", "em"):
+        new["italic"] = True
+    if tag == "u":
+        new["underline"] = True
+    if tag in _HEADING_SIZE:
+        new["size"] = max(new["size"], _HEADING_SIZE[tag])
+    if tag == "center" or align.lower() == "center":
+        new["centered"] = True
+    if tag == "pre":
+        new["pre"] = True
+    if tag == "font" and font_size.strip().isdigit():
+        new["size"] = _FONT_SIZES.get(int(font_size.strip()), new["size"])
+    for prop, value in _css(css) if css else ():
+        if prop == "display" and value.startswith("none"):
+            hidden = True
+        elif prop == "font-weight":
+            new["bold"] = value.startswith("bold") or (value[:3].isdigit() and int(value[:3]) >= 600)
+        elif prop == "font-style":
+            new["italic"] = value.startswith(("italic", "oblique"))
+        elif prop == "text-decoration" or prop == "text-decoration-line":
+            new["underline"] = "underline" in value
+        elif prop == "font-size":
+            new["size"] = _size_pt(value, ctx.size)
+        elif prop == "text-align":
+            new["centered"] = value.startswith("center")
+        elif prop == "text-transform":
+            new["caps"] = value.startswith("uppercase")
+        elif prop in ("page-break-before", "break-before"):
+            brk_before = value.startswith(_BREAK_VALUES)
+        elif prop in ("page-break-after", "break-after"):
+            brk_after = value.startswith(_BREAK_VALUES)
+    return _Ctx(**new), hidden, brk_before, brk_after
+
+
+class _Builder:
+    """Accumulates inline text runs into blocks."""
+
+    def __init__(self) -> None:
+        self.blocks: list[Block] = []
+        self.runs: list[tuple[str, _Ctx]] = []
+        self.ids: list[str] = []
+        self.links: list[str] = []
+        self.tag = "p"
+        self.break_pending = False
+        self.hr_breaks = 0
+
+    def text(self, s: str | None, ctx: _Ctx) -> None:
+        if s:
+            self.runs.append((s, ctx))
+
+    def cell(self) -> None:
+        if self.runs and self.runs[-1][0] != " | ":
+            self.runs.append((" | ", _Ctx()))
+
+    def flush(self, tag: str | None = None) -> None:
+        runs = self.runs
+        raw = "".join([r[0] for r in runs])
+        if any(r[1].pre for r in runs):
+            raw = raw.replace("\xa0", " ").replace("\u200b", "")
+            text = "\n".join(line.rstrip() for line in raw.strip("\n").splitlines())
+        else:
+            text = " ".join(raw.replace("\u200b", "").split())  # str.split() treats no-break spaces as spaces
+        if "|" in text:
+            text = _EDGE_PIPES.sub("", text)
+            text = _PIPE_RUN.sub("|", text).strip()
+        if not text:
+            self.runs = []
+            self.tag = "p"
+            return
+        # Characters per style (runs of one block share a handful of styles).
+        per_ctx: dict[_Ctx, int] = {}
+        for s, c in runs:
+            if s != " | ":
+                per_ctx[c] = per_ctx.get(c, 0) + len(s) - s.count(" ")
+        total = sum(n for n in per_ctx.values() if n > 0) or 1
+        sizes: dict[float, int] = {}
+        bold = italic = underline = centered = caps = 0
+        in_table = False
+        table_id = 0
+        for c, n in per_ctx.items():
+            if n <= 0:
+                continue
+            bold += n * c.bold
+            italic += n * c.italic
+            underline += n * c.underline
+            centered += n * c.centered
+            caps += n * c.caps
+            sizes[c.size] = sizes.get(c.size, 0) + n
+            in_table = in_table or c.table > 0
+            table_id = table_id or c.table_id
+        style = Style(bold=bold >= 0.9 * total, italic=italic >= 0.9 * total, underline=underline >= 0.9 * total,
+                      size=max(sizes, key=lambda k: sizes[k]) if sizes else 0.0, centered=centered >= 0.9 * total)
+        if caps >= 0.9 * total:
+            text = text.upper()
+        self.blocks.append(Block(text=text, tag=tag or self.tag, style=style, ids=self.ids, links=self.links,
+                                 in_table=in_table, break_before=self.break_pending, table_id=table_id))
+        self.runs, self.ids, self.links, self.tag = [], [], [], "p"
+        self.break_pending = False
+
+
+def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
+    """Blocks, title and inline-XBRL fact marks of the HTML document at ``path``."""
+    from lxml import etree
+
+    path = Path(path)
+    size = path.stat().st_size
+    if size > max_bytes:
+        raise DocumentError(f"file is {size} bytes, over the limit of {max_bytes}", "too_large")
+    data = path.read_bytes()
+    text, encoding = decode(data)
+    root, parser_used = _parse(text, bool(_XHTML_HINT.search(data[:4096])))
+    del data
+    b = _Builder()
+    facts: list[FactMark] = []
+    header = None
+    found = root.xpath("//*[local-name()='title'][1]")
+    title = " ".join("".join(found[0].itertext()).split()) if found else ""
+    depth_capped = 0
+    tables = 0
+    # lxml walks the tree (iteratively, in C); we keep each open element's (tag, style inside it, whether its
+    # content is text, page break after it) on a stack. A skipped element's tail is still text.
+    stack: list[tuple[str, _Ctx, bool, bool]] = [("", _Ctx(), False, False)]
+    walk = etree.iterwalk(root, events=("start", "end"))
+    for event, el in walk:
+        if event == "end":
+            tag, inner, live, brk_after = stack.pop()
+            if live:
+                # Inside a table only rows end blocks: a row is one line ("Item 1A. | Risk Factors | 10").
+                if (tag in _BLOCK or tag in _HEADING_SIZE) and (not inner.table or tag in ("tr", "table")):
+                    b.flush(tag if tag in _HEADING_SIZE or tag in ("li", "tr", "pre") else None)
+                elif tag in _CELL:
+                    b.cell()
+                if brk_after:
+                    b.flush()
+                    b.break_pending = True
+            if el.tail:
+                b.text(el.tail, stack[-1][1])
+            continue
+        ctx = stack[-1][1]
+        tag = _tag(el)
+        if tag == "ix:header":
+            header = el
+        if not tag or tag in _SKIP:
+            walk.skip_subtree()
+            stack.append((tag, ctx, False, False))
+            continue
+        get = el.get
+        inner, hidden, brk_before, brk_after = _style(ctx, tag, get("style") or "", get("align") or "",
+                                                      get("size") or "" if tag == "font" else "",
+                                                      get("hidden") is not None)
+        if hidden:
+            header = next((x for x in el.iter() if _tag(x) == "ix:header"), header)
+            walk.skip_subtree()
+            stack.append((tag, ctx, False, False))
+            continue
+        if tag == "table":
+            tables += 1
+            inner = inner._replace(table=ctx.table + 1, table_id=ctx.table_id if ctx.table else tables)
+        if (tag in _BLOCK or tag in _HEADING_SIZE) and (not ctx.table or tag in ("tr", "table")):
+            b.flush()
+            b.tag = tag if tag in _HEADING_SIZE or tag in ("li", "tr", "pre") else "p"
+        if brk_before:
+            b.flush()
+            b.break_pending = True
+        anchor = get("id") or (get("name") if tag == "a" else None)
+        if anchor:
+            b.ids.append(anchor)
+        href = get("href") or "" if tag == "a" else ""
+        if href.startswith("#") and len(href) > 1:
+            b.links.append(href[1:])
+        if tag == "br":
+            b.text("\n" if inner.pre else " ", inner)
+        if tag in ("ix:nonfraction", "ix:nonnumeric"):
+            # The block its text joins: the one being filled now (appended next).
+            facts.append(FactMark(tag, _attrs(el), _fact_value(el, tag), len(b.blocks)))
+        alt = (get("alt") or "").strip() if tag == "img" else ""
+        if alt and not _FILE_NAME.match(alt):  # a file name is not a description
+            b.text(f" {alt} ", inner)
+        b.text(el.text, inner)
+        if len(stack) >= MAX_DEPTH and len(el):
+            # Markup nested this deep is junk, not layout: its text is read flat.
+            depth_capped += 1
+            b.text(" ".join(el.xpath("descendant::text()")), inner)
+            walk.skip_subtree()
+        stack.append((tag, inner, True, brk_after))
+    b.flush()
+    decisions = {"parser": parser_used, "encoding": encoding, "blocks": len(b.blocks)}
+    if depth_capped:
+        decisions["depth_capped"] = depth_capped
+    return HtmlDocument(blocks=b.blocks, title=title, facts=facts, header=header, decisions=decisions)
+
+
+def _fact_value(el: Any, tag: str) -> str:
+    text = "".join(el.itertext())
+    if tag == "ix:nonfraction":
+        return " ".join(text.split())
+    return " ".join(text.split())[:4000]
