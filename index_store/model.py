@@ -19,6 +19,8 @@ SCHEMA_VERSION = 1
 STRUCTURE_SOURCES = ("bookmarks", "toc", "headings", "llm", "pages")
 TEXT_SOURCES = ("text", "ocr", "vision", "none")
 SUMMARY_SOURCES = ("extractive", "model", "text", "none")
+#: tree.json "doc_kind", decided at index time (parsers/describe.py); query profiles key on it.
+DOC_KINDS = ("filing", "manual", "other")
 
 
 @dataclass
@@ -126,6 +128,22 @@ class Tree:
 
     def nodes(self) -> Iterator[Node]:
         return self.root.walk()
+
+    @property
+    def doc_kind(self) -> str:
+        """"filing" | "manual" | "other"; trees written before the field existed read as "other"."""
+        kind = self.extra.get("doc_kind")
+        return kind if kind in DOC_KINDS else "other"
+
+    @property
+    def title(self) -> str:
+        """The document's title (tree.json "title"; the root's title for older trees)."""
+        return str(self.extra.get("title") or self.root.title)
+
+    @property
+    def description(self) -> str:
+        """The catalog description (tree.json "description"), "" when absent."""
+        return str(self.extra.get("description") or "")
 
     def find(self, node_id: str) -> Node | None:
         for node in self.root.walk():

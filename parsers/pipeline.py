@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from index_store.model import NodeRow, PageRecord, Tree, flatten
+from parsers.describe import TITLE_PAGES, describe
 from parsers.ocr_stage import Vision, run_ocr_stage
 from parsers.pdf import OpenLimits, PdfSource
 from parsers.ranges import build_tree, front_matter, page_groups
@@ -123,13 +124,24 @@ class DocumentIndex:
 Progress = Callable[[str], None]
 
 
-def _doc_title(pdf: PdfSource, path: Path) -> str:
+def _metadata_title(pdf: PdfSource) -> str:
     try:
-        title = (pdf.doc.metadata or {}).get("title") or ""
+        return str((pdf.doc.metadata or {}).get("title") or "")
     except Exception:
-        title = ""
+        return ""
+
+
+def _doc_title(pdf: PdfSource, path: Path) -> str:
+    title = _metadata_title(pdf)
     title = " ".join(title.split())
     return title if 3 <= len(title) <= 200 else path.stem
+
+
+def _description(described: str, summaries: Any) -> str:
+    """The catalog description: what describe() read, then the model's description when a model wrote one."""
+    if summaries.description_source == "model" and summaries.description:
+        return f"{described}. {summaries.description}" if described else summaries.description
+    return described or summaries.description
 
 
 def index_document(
@@ -168,6 +180,10 @@ def index_document(
             root = build_tree(structure.entries, pdf.page_count, title)
         else:
             root = page_groups(pdf.page_count, title, settings.page_group_size)
+        # Kind, printed title and catalog description (parsers/describe.py): the catalog selects on them.
+        about = describe(texts, [pdf.layout(n) for n in range(1, min(TITLE_PAGES, pdf.page_count) + 1)], root,
+                         metadata_title=_metadata_title(pdf), fallback_title=title)
+        title = root.title = about.title
         t_struct = time.perf_counter()
         pages = [
             PageRecord(page_number=n, label=labels[n - 1], text=texts[n - 1],
@@ -191,7 +207,8 @@ def index_document(
         page_offset=structure.page_offset,
         root=root,
         # front_matter: the pages before the first entry, which are the root's own text (null when none).
-        extra={"title": title, "description": summaries.description, "front_matter": front_matter(root)},
+        extra={"title": title, "description": _description(about.description, summaries), "doc_kind": about.doc_kind,
+               "facts": about.facts, "front_matter": front_matter(root)},
     )
     rows = flatten(root, own)
     stats = {
