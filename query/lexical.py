@@ -24,12 +24,15 @@ from typing import Any
 
 from index_store.model import Node
 from query.cues import asked_statements, implied_statements, statement_kinds
+from query.snippet import page_snippet
 from query.text import BM25, tokenize
 
 TITLE_WEIGHT = 0.3     # section titles/summaries containing the page
 HEADING_WEIGHT = 0.3   # the page's own heading (its first lines): the tree's finest level
-CUE_WEIGHT = 1.0       # a financial statement the question names, found in a heading or title
-IMPLIED_WEIGHT = 0.5   # share of cue_weight for a statement implied by a metric ("gross margin")
+SECTION_WEIGHT = 0.0   # the own text of the best-matching section containing the page (whole-section evidence)
+PAIR_WEIGHT = 0.0      # query terms next to each other on the page (proximity: a phrase beats scattered words)
+CUE_WEIGHT = 1.0       # filing profile: a financial statement the question names, found in a heading or title
+IMPLIED_WEIGHT = 0.5   # filing profile: share of cue_weight for a statement implied by a metric ("gross margin")
 MAX_PAGES_PER_HIT = 5
 HEADING_CHARS = 150
 SYNTHETIC_KINDS = ("front_matter", "page_group")  # parsers.ranges marks made-up nodes in node["kind"]
@@ -49,11 +52,23 @@ class Hit:
     pages: list[int]
     score: float
     version: str = ""
+    snippet: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"doc_id": self.doc_id, "node_id": self.node_id, "path": self.path, "start_page": self.start_page,
                 "end_page": self.end_page, "pages": self.pages, "score": round(self.score, 6),
-                "title": self.title, "version": self.version}
+                "title": self.title, "version": self.version, "snippet": self.snippet}
+
+
+def pairs(tokens: list[str]) -> list[str]:
+    """Unordered pairs of neighbouring tokens ("tail recursion" and "recursion, tail" give the same pair)."""
+    return [f"{a} {b}" if a <= b else f"{b} {a}" for a, b in zip(tokens, tokens[1:]) if a != b]
+
+
+def profile_of(doc: Any) -> str:
+    """The query profile a document gets: its doc_kind recorded at index time ("filing" turns on query.cues)."""
+    kind = getattr(doc.tree, "doc_kind", None)
+    return kind if isinstance(kind, str) else "other"
 
 
 class LexicalIndex:
@@ -64,7 +79,9 @@ class LexicalIndex:
         pages = doc.pages()
         self.page_count = len(pages)
         texts = [p["text"] or "" for p in pages]
-        self.page_bm25 = BM25([tokenize(t) for t in texts])
+        tokens = [tokenize(t) for t in texts]
+        self.page_bm25 = BM25(tokens)
+        self.pair_bm25 = BM25([pairs(t) for t in tokens])
         heads = [page_heading(t) for t in texts]
         self.head_bm25 = BM25([tokenize(h) for h in heads])
         # Page-group titles ("Pages 11-20") say nothing about content: only real titles count.
@@ -72,8 +89,12 @@ class LexicalIndex:
                                   and not _GENERATED_TITLE.match(n.title)]
         # The title counts twice: it is the reader's strongest cue, the summary a weaker one.
         self.meta_bm25 = BM25([tokenize(f"{n.title} {n.title} {n.summary}") for n in self.nodes])
-        self.page_cues = [statement_kinds(h) for h in heads]
-        self.node_cues = [statement_kinds(n.title) for n in self.nodes]
+        own = doc.node_texts() if hasattr(doc, "node_texts") else {}
+        self.own_bm25 = BM25([tokenize(own.get(n.node_id, "")) for n in self.nodes])
+        self.profile = profile_of(doc)
+        filing = self.profile == "filing"
+        self.page_cues = [statement_kinds(h) if filing else set() for h in heads]
+        self.node_cues = [statement_kinds(n.title) if filing else set() for n in self.nodes]
 
     @staticmethod
     def _normalise(scores: list[float]) -> list[float]:
@@ -81,18 +102,25 @@ class LexicalIndex:
         return [s / best for s in scores] if best > 0 else scores
 
     def score(self, question: str, title_weight: float = TITLE_WEIGHT, heading_weight: float = HEADING_WEIGHT,
-              cue_weight: float = CUE_WEIGHT, implied_weight: float = IMPLIED_WEIGHT) -> tuple[list[float], dict[str, float]]:
+              cue_weight: float = CUE_WEIGHT, implied_weight: float = IMPLIED_WEIGHT, section_weight: float = SECTION_WEIGHT,
+              pair_weight: float = PAIR_WEIGHT) -> tuple[list[float], dict[str, float]]:
         """(page scores indexed by page-1, node title scores by node_id), each part normalised to [0, 1]."""
         q = tokenize(question)
         pages = self._normalise(self.page_bm25.scores(q))
         if heading_weight:
             heads = self._normalise(self.head_bm25.scores(q))
             pages = [s + heading_weight * h for s, h in zip(pages, heads)]
+        if pair_weight:
+            near = self._normalise(self.pair_bm25.scores(pairs(q)))
+            pages = [s + pair_weight * h for s, h in zip(pages, near)]
         meta_raw = self._normalise(self.meta_bm25.scores(q))
+        own_raw = self._normalise(self.own_bm25.scores(q)) if section_weight else [0.0] * len(self.nodes)
         meta = {n.node_id: meta_raw[i] for i, n in enumerate(self.nodes)}
-        wanted = asked_statements(question) if cue_weight else set()
+        # The filing profile (query.cues) only for documents indexed as filings: never for manuals.
+        filing = self.profile == "filing" and cue_weight
+        wanted = asked_statements(question) if filing else set()
         weight = cue_weight
-        if cue_weight and not wanted and implied_weight:
+        if filing and not wanted and implied_weight:
             # No statement named: the metrics asked about still say where an analyst looks.
             wanted, weight = implied_statements(question), cue_weight * implied_weight
         # Section evidence comes from the best containing section, not the sum over all of them:
@@ -101,7 +129,7 @@ class LexicalIndex:
         titled = [0.0] * self.page_count
         cued = [0.0] * self.page_count
         for i, node in enumerate(self.nodes):
-            t = title_weight * meta_raw[i]
+            t = title_weight * meta_raw[i] + section_weight * own_raw[i]
             c = weight if wanted & self.node_cues[i] else 0.0
             if t > 0 or c > 0:
                 for p in range(node.start_page, min(node.end_page, self.page_count) + 1):
@@ -118,6 +146,13 @@ class LexicalIndex:
 def page_heading(text: str) -> str:
     """The first characters of a page: where its title sits."""
     return text[:HEADING_CHARS]
+
+
+def add_snippets(doc: Any, question: str, hits: list[Hit]) -> None:
+    """Give each hit the snippet of its best page that matches the question (query.snippet)."""
+    pages = doc.pages()
+    for hit in hits:
+        hit.snippet = page_snippet(pages, hit.pages or [hit.start_page], question)
 
 
 _lock = threading.Lock()  # one build at a time: a second caller waits for the first's index
@@ -141,8 +176,8 @@ def _own_pages(node: Node) -> list[int]:
     return [p for p in range(node.start_page, node.end_page + 1) if p not in covered]
 
 
-def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 60,
-                   weight: float = 1.0, **weights: float) -> tuple[list[Hit], list[dict[str, Any]]]:
+def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 60, weight: float = 1.0,
+                   snippets: bool = True, **weights: float) -> tuple[list[Hit], list[dict[str, Any]]]:
     """Best-first descent of one document's tree; returns (hits best first, trace)."""
     idx = lexical_index(doc)
     page_scores, meta = idx.score(question, **weights)
@@ -213,4 +248,6 @@ def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 
                       "score": round(score * weight, 4), "pages": keep})
     if not hits:
         trace.append({"step": steps, "action": "stop", "doc_id": doc.doc_id, "reason": "no section matches the question"})
+    if snippets:
+        add_snippets(doc, question, hits)
     return hits, trace

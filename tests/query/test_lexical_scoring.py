@@ -12,9 +12,9 @@ class FakeDoc:
     doc_id = "doc"
     version = "0" * 16
 
-    def __init__(self, pages: list[str], root: Node):
+    def __init__(self, pages: list[str], root: Node, doc_kind: str = "filing"):
         self._pages = pages
-        self.tree = type("Tree", (), {"root": root, "page_count": len(pages)})()
+        self.tree = type("Tree", (), {"root": root, "page_count": len(pages), "doc_kind": doc_kind})()
         self._nodes = list(root.walk())
 
     def pages(self) -> list[dict]:
@@ -73,3 +73,15 @@ def test_a_statement_cue_counts_once_however_deeply_the_statement_is_nested():
     doc = FakeDoc(pages, Node("0000", "Report", 0, 1, 2, nodes=[single, outer]))
     scores, _ = LexicalIndex(doc).score("What were total liabilities on the balance sheet?", title_weight=0.0)
     assert scores[0] == scores[1] > 0
+
+
+def test_the_filing_profile_applies_to_filings_only():
+    """Statement cues are filing knowledge: a manual with a "Balance sheet" chapter gets none of them."""
+    pages = ["Notes on the weather station. Leases and other commitments.",
+             "Balance sheet of the workshop budget\nTotal liabilities are listed in the appendix."]
+    tree = Node("0000", "Report", 0, 1, 2, nodes=[Node("0001", "Intro", 1, 1, 1), Node("0002", "Balance Sheet", 1, 2, 2)])
+    question = "What were total liabilities on the balance sheet?"
+    filing, _ = LexicalIndex(FakeDoc(pages, tree, "filing")).score(question, title_weight=0.0)
+    manual, _ = LexicalIndex(FakeDoc(pages, tree, "manual")).score(question, title_weight=0.0)
+    assert abs(filing[1] - manual[1] - 2.0) < 1e-9  # the cue, once from the section title and once from the page heading
+    assert manual == LexicalIndex(FakeDoc(pages, tree, "manual")).score(question, title_weight=0.0, cue_weight=0.0)[0]
