@@ -19,22 +19,29 @@ from __future__ import annotations
 import heapq
 import re
 import threading
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from index_store.model import Node
 from query.cues import asked_statements, implied_statements, statement_kinds
+from query.normalize import normalize
 from query.snippet import page_snippet
 from query.text import BM25, tokenize
 
 TITLE_WEIGHT = 0.3     # section titles/summaries containing the page
 HEADING_WEIGHT = 0.3   # the page's own heading (its first lines): the tree's finest level
-SECTION_WEIGHT = 0.0   # the own text of the best-matching section containing the page (whole-section evidence)
-PAIR_WEIGHT = 0.0      # query terms next to each other on the page (proximity: a phrase beats scattered words)
+SECTION_WEIGHT = 0.3   # the own text of the best-matching section containing the page (whole-section evidence)
+PAIR_WEIGHT = 0.6      # query terms next to each other on the page (proximity: a phrase beats scattered words)
+NAME_WEIGHT = 0.0      # query terms that name the document (its title, its kind) count this much inside it
 CUE_WEIGHT = 1.0       # filing profile: a financial statement the question names, found in a heading or title
 IMPLIED_WEIGHT = 0.5   # filing profile: share of cue_weight for a statement implied by a metric ("gross margin")
 MAX_PAGES_PER_HIT = 5
 HEADING_CHARS = 150
+TOP_LINES = 4           # a running head sits in a page's first lines
+RUNNING_MIN_PAGES = 4   # a top line repeated on this many pages (and RUNNING_SHARE of them) is a running head
+RUNNING_SHARE = 0.03
+_DIGITS = re.compile(r"\d+")
 SYNTHETIC_KINDS = ("front_matter", "page_group")  # parsers.ranges marks made-up nodes in node["kind"]
 _GENERATED_TITLE = re.compile(r"^(pages?|part)\s+\d+", re.IGNORECASE)
 
@@ -78,23 +85,50 @@ class LexicalIndex:
         self.doc = doc
         pages = doc.pages()
         self.page_count = len(pages)
-        texts = [p["text"] or "" for p in pages]
+        texts = normalized_texts(doc)
         tokens = [tokenize(t) for t in texts]
         self.page_bm25 = BM25(tokens)
-        self.pair_bm25 = BM25([pairs(t) for t in tokens])
-        heads = [page_heading(t) for t in texts]
+        self._tokens: list[list[str]] | None = tokens  # kept until the pair index is built (or not wanted)
+        self._pair_bm25: BM25 | None = None
+        self._own_bm25: BM25 | None = None
+        running = running_lines(texts)
+        heads = [page_heading(t, running) for t in texts]
         self.head_bm25 = BM25([tokenize(h) for h in heads])
         # Page-group titles ("Pages 11-20") say nothing about content: only real titles count.
         self.nodes: list[Node] = [n for n in doc.nodes() if n.level > 0 and n.extra.get("kind") not in SYNTHETIC_KINDS
                                   and not _GENERATED_TITLE.match(n.title)]
         # The title counts twice: it is the reader's strongest cue, the summary a weaker one.
         self.meta_bm25 = BM25([tokenize(f"{n.title} {n.title} {n.summary}") for n in self.nodes])
-        own = doc.node_texts() if hasattr(doc, "node_texts") else {}
-        self.own_bm25 = BM25([tokenize(own.get(n.node_id, "")) for n in self.nodes])
         self.profile = profile_of(doc)
+        title = getattr(doc.tree, "title", None)
+        self.naming = frozenset(tokenize(f"{title if isinstance(title, str) else doc.tree.root.title} {self.profile}"))
         filing = self.profile == "filing"
         self.page_cues = [statement_kinds(h) if filing else set() for h in heads]
         self.node_cues = [statement_kinds(n.title) if filing else set() for n in self.nodes]
+
+    @property
+    def pair_bm25(self) -> BM25:
+        """BM25 over pairs of neighbouring tokens per page; built on the first query that weighs proximity."""
+        if self._pair_bm25 is None:
+            self._pair_bm25 = BM25([pairs(t) for t in self._tokens or []])
+            self._tokens = None
+        return self._pair_bm25
+
+    @property
+    def own_bm25(self) -> BM25:
+        """BM25 over each section's own text (nodes.parquet); built on the first query that weighs it."""
+        if self._own_bm25 is None:
+            own = self.doc.node_texts() if hasattr(self.doc, "node_texts") else {}
+            self._own_bm25 = BM25([tokenize(own.get(n.node_id, "")) for n in self.nodes])
+        return self._own_bm25
+
+    def query_terms(self, question: str, name_weight: float = NAME_WEIGHT) -> dict[str, float]:
+        """{query token: weight}. Tokens that name the document itself (its title, its kind: "the manual",
+        "3M", "10-K") picked the document; inside it every page is about them, so they weigh ``name_weight``."""
+        weights: dict[str, float] = {}
+        for t in tokenize(question):
+            weights[t] = weights.get(t, 0.0) + (name_weight if t in self.naming else 1.0)
+        return {t: w for t, w in weights.items() if w > 0}
 
     @staticmethod
     def _normalise(scores: list[float]) -> list[float]:
@@ -103,15 +137,15 @@ class LexicalIndex:
 
     def score(self, question: str, title_weight: float = TITLE_WEIGHT, heading_weight: float = HEADING_WEIGHT,
               cue_weight: float = CUE_WEIGHT, implied_weight: float = IMPLIED_WEIGHT, section_weight: float = SECTION_WEIGHT,
-              pair_weight: float = PAIR_WEIGHT) -> tuple[list[float], dict[str, float]]:
+              pair_weight: float = PAIR_WEIGHT, name_weight: float = NAME_WEIGHT) -> tuple[list[float], dict[str, float]]:
         """(page scores indexed by page-1, node title scores by node_id), each part normalised to [0, 1]."""
-        q = tokenize(question)
+        q = self.query_terms(question, name_weight)
         pages = self._normalise(self.page_bm25.scores(q))
         if heading_weight:
             heads = self._normalise(self.head_bm25.scores(q))
             pages = [s + heading_weight * h for s, h in zip(pages, heads)]
         if pair_weight:
-            near = self._normalise(self.pair_bm25.scores(pairs(q)))
+            near = self._normalise(self.pair_bm25.scores(pairs(list(q))))
             pages = [s + pair_weight * h for s, h in zip(pages, near)]
         meta_raw = self._normalise(self.meta_bm25.scores(q))
         own_raw = self._normalise(self.own_bm25.scores(q)) if section_weight else [0.0] * len(self.nodes)
@@ -143,16 +177,41 @@ class LexicalIndex:
         return [s + b for s, b in zip(pages, bonus)], meta
 
 
-def page_heading(text: str) -> str:
-    """The first characters of a page: where its title sits."""
-    return text[:HEADING_CHARS]
+def _line_key(line: str) -> str:
+    return " ".join(_DIGITS.sub(" ", line.lower()).split())
+
+
+def running_lines(texts: list[str]) -> frozenset[str]:
+    """Lines at the top of many pages (running heads: "Chapter 9: List of Commands 116", "Table of Contents"),
+    keyed without digits. They name a chapter on every page of it, so they say nothing about one page."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update({_line_key(ln) for ln in text.splitlines()[:TOP_LINES] if ln.strip()})
+    limit = max(RUNNING_MIN_PAGES, RUNNING_SHARE * len(texts))
+    return frozenset(k for k, c in counts.items() if c >= limit and k)
+
+
+def page_heading(text: str, running: frozenset[str] = frozenset()) -> str:
+    """The first characters of a page, after its running head: where its title sits."""
+    lines = text.splitlines()
+    skip = 0
+    while skip < min(TOP_LINES, len(lines)) and (not lines[skip].strip() or _line_key(lines[skip]) in running):
+        skip += 1
+    return "\n".join(lines[skip:])[:HEADING_CHARS] if skip else text[:HEADING_CHARS]
+
+
+def normalized_texts(doc: Any) -> list[str]:
+    """The document's page texts as matched (query.normalize), cached on a DocIndex."""
+    if hasattr(doc, "normalized_texts"):
+        return doc.normalized_texts()
+    return [normalize(p["text"] or "") for p in doc.pages()]
 
 
 def add_snippets(doc: Any, question: str, hits: list[Hit]) -> None:
     """Give each hit the snippet of its best page that matches the question (query.snippet)."""
-    pages = doc.pages()
+    texts = normalized_texts(doc)
     for hit in hits:
-        hit.snippet = page_snippet(pages, hit.pages or [hit.start_page], question)
+        hit.snippet = page_snippet(texts, hit.pages or [hit.start_page], question)
 
 
 _lock = threading.Lock()  # one build at a time: a second caller waits for the first's index
@@ -188,6 +247,16 @@ def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 
     def span(node: Node) -> list[int]:
         return list(range(node.start_page, min(node.end_page, idx.page_count) + 1))
 
+    # A node's score is the best of its pages: one max over each span, computed as the descent needs it.
+    node_best: dict[int, float] = {}
+
+    def best_of(node: Node) -> float:
+        key = id(node)
+        if key not in node_best:
+            lo, hi = node.start_page - 1, min(node.end_page, idx.page_count)
+            node_best[key] = max(page_scores[lo:hi], default=0.0)
+        return node_best[key]
+
     trace: list[dict[str, Any]] = []
     hits: list[Hit] = []
     read: set[int] = set()
@@ -196,7 +265,7 @@ def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 
     # a list means "these pages of the section, to read".
     frontier: list[tuple[float, int, Node, list[int] | None]] = []
     counter = 0
-    heapq.heappush(frontier, (-best(span(root)), counter, root, None))
+    heapq.heappush(frontier, (-best_of(root), counter, root, None))
     steps = 0
     while frontier and len(hits) < top_k and steps < max_steps:
         neg, _, node, pages = heapq.heappop(frontier)
@@ -208,7 +277,7 @@ def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 
             children = []
             for child in node.nodes:
                 counter += 1
-                s = best(span(child))
+                s = best_of(child)
                 heapq.heappush(frontier, (-s, counter, child, None))
                 children.append((s, child.node_id))
             own = _own_pages(node)

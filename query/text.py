@@ -8,10 +8,11 @@ scorer so comparisons measure structure, not tokenizers.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from query.normalize import normalize
 
@@ -31,6 +32,7 @@ STOPWORDS = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A light suffix stripper (plurals, -ing, -ed): enough to join 'statements'/'statement'."""
     if len(word) <= 3 or word.isdigit():
@@ -74,9 +76,10 @@ class BM25:
         df = len(self.postings.get(term, ()))
         return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
 
-    def scores(self, query: Iterable[str]) -> list[float]:
+    def scores(self, query: Iterable[str] | Mapping[str, float]) -> list[float]:
+        """One score per item; ``query`` is tokens, or {token: weight} for weighted query terms."""
         out = [0.0] * self.n
-        for term, qtf in Counter(query).items():
+        for term, qtf in (query if isinstance(query, Mapping) else Counter(query)).items():
             postings = self.postings.get(term)
             if not postings:
                 continue
