@@ -9,6 +9,8 @@ tree, and merges the hits best first.
 from __future__ import annotations
 
 import os
+import re
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -19,9 +21,11 @@ from query.text import BM25, tokenize
 from query.xref import refs_with_targets
 
 NAVIGATORS = ("lexical", "llm")
-OUTLINE_DESCRIPTION_LIMIT = 200  # catalogs up to this size describe documents by their top-level outline too
+OUTLINE_DESCRIPTION_LIMIT = 200  # catalogs up to this size describe documents by their outline too
+OUTLINE_LEVELS = 2  # how deep that outline goes
 CITATION_KEYS = ("doc_id", "node_id", "path", "start_page", "end_page", "pages", "score")
 TITLE_FIELD_WEIGHT = 3.0  # catalog selection: a title match counts three description matches
+_NAMED = re.compile(r"(?:Company|Trading symbols): ([^.]*(?:\.(?! )[^.]*)*)")
 
 
 @dataclass
@@ -83,14 +87,49 @@ def _describe_row(st: Any, row: dict[str, Any], outline_ok: bool) -> tuple[str, 
     (parsers/describe.py); rows published before descriptions existed fall back to their tree."""
     name = f'{row["doc_id"].replace("_", " ").replace("-", " ")} {row.get("title") or ""}'
     desc = str(row.get("description") or "")
-    if (not desc or not row.get("doc_kind")) and outline_ok:
+    if outline_ok:
+        # A small catalog also reads each tree once: its section titles two levels deep say what a manual
+        # covers far better than one line ("Where does the manual explain sources.list?").
         try:
             doc = open_index(st, row["doc_id"], row.get("version"))
         except NotFoundError:
             return None
-        name = f"{name} {doc.tree.title}"
-        desc = " ".join([doc.tree.description or desc, doc.tree.root.summary, *(n.title for n in doc.tree.root.nodes)])
-    return name, desc
+        if not desc or not row.get("doc_kind"):  # published before descriptions existed
+            name = f"{name} {doc.tree.title}"
+            desc = " ".join([doc.tree.description or desc, doc.tree.root.summary])
+        desc = " ".join([desc, *(n.title for n in doc.tree.root.walk() if 1 <= n.level <= OUTLINE_LEVELS)])
+    # The issuer and its tickers name a filing as much as its title does ("JnJ", "JPM"): parsers/describe.py
+    # writes them into the description as "Company: …" and "Trading symbols: …".
+    names = _NAMED.findall(desc)
+    return " ".join([name, *names]), desc
+
+
+_FIELDS: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[list[str], BM25, BM25]] = {}
+_FIELDS_LOCK = threading.Lock()
+
+
+def _catalog_fields(st: Any, rows: list[dict[str, Any]]) -> tuple[list[str], BM25, BM25]:
+    """(doc ids, BM25 over names, BM25 over descriptions) of these catalog rows, built once per catalog state
+    (the rows' versions): selection then costs one catalog listing and two scorings."""
+    key = (st.uri, tuple(sorted((r["doc_id"], str(r.get("version"))) for r in rows)))
+    with _FIELDS_LOCK:
+        hit = _FIELDS.get(key)
+    if hit is not None:
+        return hit
+    ids, names, descs = [], [], []
+    for row in rows:
+        described = _describe_row(st, row, len(rows) <= OUTLINE_DESCRIPTION_LIMIT)
+        if described is None:
+            continue
+        ids.append(row["doc_id"])
+        names.append(tokenize(described[0]))
+        descs.append(tokenize(described[1]))
+    built = (ids, BM25(names), BM25(descs))
+    with _FIELDS_LOCK:
+        if len(_FIELDS) >= 16:
+            _FIELDS.clear()
+        _FIELDS[key] = built
+    return built
 
 
 def select_documents(store: Any, question: str, max_docs: int = 3,
@@ -100,19 +139,16 @@ def select_documents(store: Any, question: str, max_docs: int = 3,
     rows = [r for r in st.catalog() if doc_filter is None or doc_filter(r["doc_id"])]
     if not rows:
         raise NotFoundError(f"no documents in {st.uri}")
-    ids, names, descs = [], [], []
-    for row in rows:
-        described = _describe_row(st, row, len(rows) <= OUTLINE_DESCRIPTION_LIMIT)
-        if described is None:
-            continue
-        ids.append(row["doc_id"])
-        names.append(tokenize(described[0]))
-        descs.append(tokenize(described[1]))
+    ids, name_bm25, desc_bm25 = _catalog_fields(st, rows)
     q = tokenize(question)
-    # Names (title, id) weigh three times the description: "3M" in a question should beat a shared
-    # phrase like "cash flows"; each field is its own BM25 so a long description cannot drown a title.
-    name_scores = BM25(names).scores(q) if ids else []
-    desc_scores = BM25(descs).scores(q) if ids else []
+    # Names (title, id, issuer, tickers) weigh three times the description: "3M" in a question should beat a
+    # shared phrase like "cash flows"; each field is its own BM25 so a long description cannot drown a title.
+    # Names are matched by the question's names only: capitalised words and numbers ("Adobe", "JnJ", "FY2017").
+    # A headline title ("… Reports Fourth Quarter and Full Year 2022 Financial and Operating Results") would
+    # otherwise win on "operating" and "financial", words rare among titles but not names of anything.
+    named = tokenize(" ".join(w for w in question.split() if w[:1].isupper() or any(c.isdigit() for c in w)))
+    name_scores = name_bm25.scores(named) if ids else []
+    desc_scores = desc_bm25.scores(q) if ids else []
     scores = [TITLE_FIELD_WEIGHT * a + b for a, b in zip(name_scores, desc_scores)]
     ranked = sorted(zip(ids, scores), key=lambda x: (-x[1], x[0]))
     # Always search max_docs documents: a short catalog description misses most of what a document
