@@ -99,6 +99,29 @@ class LexicalIndex:
                                   and not _GENERATED_TITLE.match(n.title)]
         # The title counts twice: it is the reader's strongest cue, the summary a weaker one.
         self.meta_bm25 = BM25([tokenize(f"{n.title} {n.title} {n.summary}") for n in self.nodes])
+        # Nearest real ancestor of each node, and each page's deepest containing nodes (several when
+        # sibling sections share a page): section evidence is then carried down the tree, not summed.
+        position = {id(n): i for i, n in enumerate(self.nodes)}
+        self.parent = [-1] * len(self.nodes)
+        stack: list[tuple[Node, int]] = [(doc.tree.root, -1)]
+        while stack:
+            node, above = stack.pop()
+            for child in node.nodes:
+                here = position.get(id(child))
+                if here is not None:
+                    self.parent[here] = above
+                stack.append((child, above if here is None else here))
+        self.deepest: list[list[int]] = [[] for _ in range(self.page_count)]
+        for i, node in enumerate(self.nodes):
+            up = self.parent[i]
+            for p in range(node.start_page, min(node.end_page, self.page_count) + 1):
+                on_page = self.deepest[p - 1]
+                if up >= 0 and up in on_page:
+                    on_page.remove(up)
+                on_page.append(i)
+        self.single = [d[0] if len(d) == 1 else -1 for d in self.deepest]
+        self.shared = [(p, d) for p, d in enumerate(self.deepest) if len(d) > 1]
+        self.own_pages: dict[int, list[int]] = {}  # node -> pages no child covers (filled by the descent)
         self.profile = profile_of(doc)
         title = getattr(doc.tree, "title", None)
         self.naming = frozenset(tokenize(f"{title if isinstance(title, str) else doc.tree.root.title} {self.profile}"))
@@ -140,13 +163,13 @@ class LexicalIndex:
               pair_weight: float = PAIR_WEIGHT, name_weight: float = NAME_WEIGHT) -> tuple[list[float], dict[str, float]]:
         """(page scores indexed by page-1, node title scores by node_id), each part normalised to [0, 1]."""
         q = self.query_terms(question, name_weight)
-        pages = self._normalise(self.page_bm25.scores(q))
+        # Page text, heading and neighbouring pairs, each normalised to its best page, summed in one pass.
+        channels = [(1.0, self.page_bm25.scores(q))]
         if heading_weight:
-            heads = self._normalise(self.head_bm25.scores(q))
-            pages = [s + heading_weight * h for s, h in zip(pages, heads)]
+            channels.append((heading_weight, self.head_bm25.scores(q)))
         if pair_weight:
-            near = self._normalise(self.pair_bm25.scores(pairs(list(q))))
-            pages = [s + pair_weight * h for s, h in zip(pages, near)]
+            channels.append((pair_weight, self.pair_bm25.scores(pairs(list(q)))))
+        scaled = [(w / top_, raw) for w, raw in channels if (top_ := max(raw, default=0.0)) > 0]
         meta_raw = self._normalise(self.meta_bm25.scores(q))
         own_raw = self._normalise(self.own_bm25.scores(q)) if section_weight else [0.0] * len(self.nodes)
         meta = {n.node_id: meta_raw[i] for i, n in enumerate(self.nodes)}
@@ -160,16 +183,37 @@ class LexicalIndex:
         # Section evidence comes from the best containing section, not the sum over all of them:
         # a page under six nested sections is no more relevant than one under a single section,
         # and a sum would let the depth of the tree (or a stack of one-page sections) outvote the text.
-        titled = [0.0] * self.page_count
-        cued = [0.0] * self.page_count
-        for i, node in enumerate(self.nodes):
-            t = title_weight * meta_raw[i] + section_weight * own_raw[i]
-            c = weight if wanted & self.node_cues[i] else 0.0
-            if t > 0 or c > 0:
-                for p in range(node.start_page, min(node.end_page, self.page_count) + 1):
-                    titled[p - 1] = max(titled[p - 1], t)
-                    cued[p - 1] = max(cued[p - 1], c)
-        bonus = [t + c for t, c in zip(titled, cued)]
+        # The best over a page's containing sections is the best along its path from the root: carried down
+        # the tree once (pre-order), then read at the page's deepest sections. O(nodes + pages) per query.
+        parent = self.parent
+        best_t = [title_weight * m + section_weight * o for m, o in zip(meta_raw, own_raw)]
+        best_c = [weight if wanted & cues else 0.0 for cues in self.node_cues] if wanted else [0.0] * len(self.nodes)
+        for i, up in enumerate(parent):
+            if up >= 0:
+                if best_t[up] > best_t[i]:
+                    best_t[i] = best_t[up]
+                if best_c[up] > best_c[i]:
+                    best_c[i] = best_c[up]
+        both = [t + c for t, c in zip(best_t, best_c)] + [0.0]  # index -1: a page under no real section
+        bonus = [both[j] for j in self.single]
+        if wanted:
+            for p, on_page in self.shared:
+                bonus[p] = max(best_t[j] for j in on_page) + max(best_c[j] for j in on_page)
+        else:  # no cue: one max per shared page
+            get = both.__getitem__
+            for p, on_page in self.shared:
+                bonus[p] = max(map(get, on_page))
+        if len(scaled) == 1:
+            (fa, a), = scaled
+            pages = [fa * x for x in a]
+        elif len(scaled) == 2:
+            (fa, a), (fb, b) = scaled
+            pages = [fa * x + fb * y for x, y in zip(a, b)]
+        elif scaled:
+            (fa, a), (fb, b), (fc, c) = scaled
+            pages = [fa * x + fb * y + fc * z for x, y, z in zip(a, b, c)]
+        else:
+            pages = [0.0] * self.page_count
         if wanted:  # the page's own heading is a second, independent signal
             for i, kinds in enumerate(self.page_cues):
                 if wanted & kinds:
@@ -227,8 +271,16 @@ def lexical_index(doc: Any) -> LexicalIndex:
         return idx
 
 
-def _own_pages(node: Node) -> list[int]:
-    """Pages of ``node`` not covered by any child (a section's introduction)."""
+def _own_pages(idx: LexicalIndex, node: Node) -> list[int]:
+    """Pages of ``node`` not covered by any child (a section's introduction); computed once per node."""
+    key = id(node)
+    own = idx.own_pages.get(key)
+    if own is None:
+        own = idx.own_pages[key] = _uncovered(node)
+    return own
+
+
+def _uncovered(node: Node) -> list[int]:
     covered: set[int] = set()
     for child in node.nodes:
         covered.update(range(child.start_page, child.end_page + 1))
@@ -280,7 +332,7 @@ def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 
                 s = best_of(child)
                 heapq.heappush(frontier, (-s, counter, child, None))
                 children.append((s, child.node_id))
-            own = _own_pages(node)
+            own = _own_pages(idx, node)
             if own:
                 counter += 1
                 heapq.heappush(frontier, (-best(own), counter, node, own))

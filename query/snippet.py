@@ -24,7 +24,7 @@ def snippet(text: str, question: str, max_chars: int = SNIPPET_CHARS, *, normali
     if not flat:
         return ""
     rx = _matcher(question)
-    found = [(m.start(), m.group(0).lower()) for m in rx.finditer(flat)] if rx is not None else []
+    found = [(m.start(), m.group(0)) for m in rx.finditer(flat.lower())] if rx is not None else []
     start = 0
     if found:
         reach = max_chars * 3 // 5  # a window of terms that fits in the snippet with some context
@@ -52,7 +52,7 @@ def _matcher(question: str) -> "re.Pattern[str] | None":
     stems = sorted(set(tokenize(question)), key=len, reverse=True)
     if not stems:
         return None
-    return re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, stems)) + r")", re.IGNORECASE)
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, stems)) + r")")
 
 
 def page_snippet(texts: Sequence[str], page_numbers: Sequence[int], question: str) -> str:
