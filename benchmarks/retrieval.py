@@ -1,21 +1,28 @@
-"""Retrieval benchmark on FinanceBench: offline tree search vs flat page-BM25 vs 500-character-chunk BM25.
+"""Retrieval benchmark, FinanceBench and the manuals set side by side: tree search vs page-BM25 vs chunk-BM25.
 
-    python benchmarks/retrieval.py [--corpus ../shared/corpus/financebench] [--reindex] [--limit N]
+    python benchmarks/retrieval.py [--financebench DIR] [--manuals DIR] [--pdfs DIR] [--only financebench|manuals]
+                                   [--weight NAME=X ...] [--tune-on financebench|manuals] [--reindex] [--llm]
 
-Indexes each needed PDF with parsers.pipeline.index_document into a git-ignored
-store (benchmarks/.work/retrieval-store), re-indexing only when the PDF or the
-parser code changed, then scores hit@1/3/5 of an evidence page. hit@k counts an
-evidence page among the first k distinct pages *read*: ranked results expand
-into their pages (a result's own ``pages`` ranking, else start..end in order),
-so a 40-page node gains nothing from its size. All three methods share one
-tokenizer and one BM25 (query/text.py): the differences are the tree.
-Prints a markdown table; writes benchmarks/results/retrieval.json.
+Each set is indexed with parsers.pipeline.index_document into its own git-ignored store under
+benchmarks/.work/ (re-indexed only when a PDF or the indexing code changes). Documents are stored under
+opaque ids ("d-" + a hash of the file name), so document selection without --doc reads only what indexing
+found (title, description), never a telling file name. hit@k counts a target page among the first k
+distinct pages *read*: results expand into their own ``pages`` ranking, else start..end. For the manuals,
+the back-of-book index and contents pages are skipped (retrieval_pages.json), and both the term form
+("reboot, signaling") and the question form ("Where does the manual explain reboot, signaling?") are
+scored. All methods share query/text.py's tokenizer and BM25: the differences are the tree.
+
+--tune-on SET runs a small grid over the navigator's weights on SET only, picks the best (mean of hit@1
+and hit@5 over SET's question forms), and reports every set with it: the other set is then held out.
+Prints markdown tables; writes benchmarks/results/retrieval.json and retrieval.md (text below the
+"<!-- notes -->" line of retrieval.md is kept).
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import os
 import platform
@@ -29,12 +36,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "financebench"
+FINANCEBENCH = ROOT.parent / "shared" / "corpus" / "financebench"
+MANUALS = ROOT.parent / "shared" / "corpus" / "manuals"
 WORK = ROOT / "benchmarks" / ".work"
-STORE = WORK / "retrieval-store"
-CACHE = WORK / "retrieval-cache.json"
 RESULTS = ROOT / "benchmarks" / "results"
 KS = (1, 3, 5)
+NOTES = "<!-- notes -->"
+# The grid --tune-on searches: small on purpose (every point is one full pass over a set).
+GRID = {"title_weight": (0.3, 0.6), "heading_weight": (0.15, 0.3), "pair_weight": (0.6, 1.0), "section_weight": (0.0, 0.3),
+        "name_weight": (0.0, 1.0)}
+
+
+def opaque_id(name: str) -> str:
+    return "d-" + hashlib.sha256(name.encode()).hexdigest()[:12]
 
 
 def code_hash() -> str:
@@ -47,7 +61,7 @@ def code_hash() -> str:
     return digest.hexdigest()[:16]
 
 
-def _index_one(args: tuple[str, str, str]) -> tuple[str, str, float, str]:
+def _index_one(args: tuple[str, str, str]) -> tuple[str, str, float, str, str]:
     pdf, doc_id, store = args
     from index_store.publish import publish_document
     from index_store.store import Store
@@ -58,47 +72,52 @@ def _index_one(args: tuple[str, str, str]) -> tuple[str, str, float, str]:
     try:
         idx = index_document(pdf, doc_id, settings)
     except Exception as exc:  # a parser failure is a benchmark result, not a crash
-        return doc_id, "", time.perf_counter() - t0, f"{type(exc).__name__}: {exc}"
+        return doc_id, "", time.perf_counter() - t0, f"{type(exc).__name__}: {exc}", ""
     publish_document(Store(store), tree=idx.tree, nodes=idx.nodes, pages=idx.pages,
                      source={"uri": pdf, "sha256": idx.sha256, "bytes": idx.size},
                      pipeline={"fingerprint": settings.fingerprint(), "settings": settings.to_dict()},
                      stats=idx.stats, decisions=idx.decisions)
-    return doc_id, idx.tree.structure_source, time.perf_counter() - t0, ""
+    return doc_id, idx.tree.structure_source, time.perf_counter() - t0, "", str(idx.tree.extra.get("doc_kind"))
 
 
-def ensure_index(corpus: Path, doc_names: list[str], reindex: bool, workers: int) -> dict[str, Any]:
-    """Index what is missing or stale; returns {doc: {"structure": ..., "seconds": ...}}."""
+def ensure_index(name: str, pdfs: dict[str, Path], reindex: bool, workers: int,
+                 reuse: bool = False) -> tuple[Path, dict[str, Any]]:
+    """Index what is missing or stale into WORK/retrieval-<name>; returns (store, {doc name: entry}).
+    ``reuse`` keeps trees built by older indexing code (iterating on query/ only; never for reported figures)."""
+    store = WORK / f"retrieval-{name}"
+    cache_path = WORK / f"retrieval-{name}.json"
     WORK.mkdir(parents=True, exist_ok=True)
-    cache = json.loads(CACHE.read_text()) if CACHE.exists() and not reindex else {}
+    cache = json.loads(cache_path.read_text()) if cache_path.exists() and not reindex else {}
     current = code_hash()
-    todo = []
-    for name in doc_names:
-        pdf = corpus / "pdfs" / f"{name}.pdf"
-        entry = cache.get(name) or {}
-        if entry.get("code") != current or entry.get("size") != pdf.stat().st_size or entry.get("error"):
-            todo.append((str(pdf), name, str(STORE)))
+    todo = [(str(pdf), opaque_id(doc), str(store)) for doc, pdf in pdfs.items()
+            if (e := cache.get(doc) or {}).get("size") != pdf.stat().st_size or e.get("error")
+            or (e.get("code") != current and not reuse)]
+    by_id = {opaque_id(doc): doc for doc in pdfs}
     if todo:
-        print(f"indexing {len(todo)} documents into {STORE} ...", file=sys.stderr)
-        # A version id hashes the PDF and the pipeline settings, not the parser code, and publishing
-        # an existing version id writes nothing: without this, a re-index after a parser change kept
-        # serving the old trees (the session-1 hit rates were measured on trees older than their parsers).
-        for _, name, _ in todo:
-            shutil.rmtree(STORE / "docs" / name, ignore_errors=True)
+        print(f"indexing {len(todo)} {name} documents into {store} ...", file=sys.stderr)
+        # Publishing an existing version id writes nothing: drop the old folder so a parser change shows.
+        for _, doc_id, _ in todo:
+            shutil.rmtree(store / "docs" / doc_id, ignore_errors=True)
         with ProcessPoolExecutor(workers) as pool:
-            for doc_id, source, seconds, error in pool.map(_index_one, todo):
-                cache[doc_id] = {"code": current, "size": (corpus / "pdfs" / f"{doc_id}.pdf").stat().st_size,
-                                 "structure": source, "seconds": round(seconds, 3), "error": error}
-                CACHE.write_text(json.dumps(cache, indent=1))
-    return cache
+            for doc_id, source, seconds, error, kind in pool.map(_index_one, todo):
+                doc = by_id[doc_id]
+                cache[doc] = {"code": current, "size": pdfs[doc].stat().st_size, "doc_id": doc_id, "structure": source,
+                              "doc_kind": kind, "seconds": round(seconds, 3), "error": error}
+                cache_path.write_text(json.dumps(cache, indent=1))
+    return store, cache
 
 
-def expand(results: list[dict[str, Any]] | list[list[int]], k: int) -> list[int]:
-    """First k distinct pages read when going through ranked results."""
-    seen: list[int] = []
+def expand(results: list[Any], k: int, skip: set[int] = frozenset()) -> list[Any]:
+    """First k distinct pages read going through ranked results (pages in ``skip`` are passed over)."""
+    seen: list[Any] = []
     for r in results:
-        pages = r if isinstance(r, list) else (r.get("pages") or list(range(r["start_page"], r["end_page"] + 1)))
+        if isinstance(r, list):
+            pages = r
+        else:
+            own = r.get("pages") or list(range(r["start_page"], r["end_page"] + 1))
+            pages = [(r["doc_id"], p) for p in own] if r.get("_keyed") else own
         for p in pages:
-            if p not in seen:
+            if p not in seen and (p[1] if isinstance(p, tuple) else p) not in skip:
                 seen.append(p)
                 if len(seen) >= k:
                     return seen
@@ -121,12 +140,12 @@ class FlatBaselines:
                 self.chunk_page.append(p["page_number"])
         self.chunk_bm25 = BM25(chunks)
 
-    def pages(self, question: str, k: int = 5) -> list[list[int]]:
+    def pages(self, question: str, k: int) -> list[list[int]]:
         from query.text import tokenize, top
 
         return [[i + 1] for i in top(self.page_bm25.scores(tokenize(question)), k)]
 
-    def chunks(self, question: str, k: int = 5) -> list[list[int]]:
+    def chunks(self, question: str, k: int) -> list[list[int]]:
         from query.text import tokenize, top
 
         return [[self.chunk_page[i]] for i in top(self.chunk_bm25.scores(tokenize(question)), k * 8)]
@@ -139,102 +158,160 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
 
 
-def run(corpus: Path, limit: int | None, reindex: bool, workers: int, weights: dict[str, float] | None = None,
-        provider: Any = None) -> dict[str, Any]:
-    from query import open_index
-    from query.llm import llm_search
-    from query.lexical import lexical_index, lexical_search
-
-    tw = dict(weights or {})
-    questions = [json.loads(line) for line in (corpus / "questions.jsonl").read_text().splitlines() if line.strip()]
-    if limit:
-        questions = questions[:limit]
-    names = sorted({q["doc_name"] for q in questions})
-    cache = ensure_index(corpus, names, reindex, workers)
-
-    # Ablations of the tree search run alongside, so the table shows where the gain comes from.
-    variants = {"tree": tw, "tree_no_implied": {**tw, "implied_weight": 0.0}, "tree_no_cues": {**tw, "cue_weight": 0.0},
-                "tree_titles_only": {**tw, "cue_weight": 0.0, "heading_weight": 0.0}}
-    methods = (*variants, "page_bm25", "chunk_bm25") + (("tree_llm",) if provider is not None else ())
-    hits = {m: {k: 0 for k in KS} for m in methods}
-    latency: dict[str, list[float]] = {m: [] for m in methods}
-    per_question = []
-    docs: dict[str, Any] = {}
-    flats: dict[str, FlatBaselines] = {}
-    load_ms, build_ms = [], []
-    skipped = 0
-    for q in questions:
-        name = q["doc_name"]
-        if (cache.get(name) or {}).get("error"):
-            skipped += 1
-            continue
-        if name not in docs:
-            t0 = time.perf_counter()
-            docs[name] = open_index(str(STORE), name)
-            load_ms.append((time.perf_counter() - t0) * 1000)
-            t0 = time.perf_counter()
-            lexical_index(docs[name])
-            build_ms.append((time.perf_counter() - t0) * 1000)
-            flats[name] = FlatBaselines(docs[name])
-        doc, flat = docs[name], flats[name]
-        evidence = set(q["evidence_pages"])
-        row: dict[str, Any] = {"id": q["id"], "doc": name, "evidence": sorted(evidence)}
-        for method in methods:
-            t0 = time.perf_counter()
-            if method in variants:
-                results = [h.to_dict() for h in lexical_search(doc, q["question"], top_k=10, **variants[method])[0]]
-            elif method == "tree_llm":
-                results = [h.to_dict() for h in llm_search(doc, q["question"], provider=provider, max_steps=12)[0]]
-            elif method == "page_bm25":
-                results = flat.pages(q["question"], 10)
-            else:
-                results = flat.chunks(q["question"], 10)
-            latency[method].append((time.perf_counter() - t0) * 1000)
-            read = expand(results, max(KS))
-            row[method] = read
-            for k in KS:
-                hits[method][k] += bool(evidence & set(read[:k]))
-        per_question.append(row)
-    n = len(per_question)
-    big = _latency_300(docs, questions, tw)
-    structure: dict[str, int] = {}
-    for name in names:
-        s = (cache.get(name) or {}).get("structure") or "failed"
-        structure[s] = structure.get(s, 0) + 1
-    return {
-        "questions": n,
-        "skipped_questions": skipped,
-        "documents": len(names),
-        "weights": tw,
-        "structure_sources": structure,
-        "hit": {m: {f"@{k}": round(100 * hits[m][k] / n, 1) if n else 0.0 for k in KS} for m in methods},
-        "latency_ms": {m: {"p50": round(pct(latency[m], 0.5), 3), "p95": round(pct(latency[m], 0.95), 3)} for m in methods},
-        "tree_load_ms": {"p50": round(pct(load_ms, 0.5), 2), "p95": round(pct(load_ms, 0.95), 2)},
-        "lexical_build_ms": {"p50": round(pct(build_ms, 0.5), 1), "p95": round(pct(build_ms, 0.95), 1)},
-        "large_document": big,
-        "per_question": per_question,
-    }
+def load_set(name: str, args: argparse.Namespace) -> tuple[list[dict[str, Any]], dict[str, Path], dict[str, set[int]]]:
+    """(questions as {doc, forms: {form: text}, targets}, {doc: pdf}, {doc: excluded pages})."""
+    if name == "financebench":
+        rows = [json.loads(x) for x in (args.financebench / "questions.jsonl").read_text().splitlines() if x.strip()]
+        qs = [{"id": r["id"], "doc": r["doc_name"], "forms": {"question": r["question"]}, "targets": r["evidence_pages"]}
+              for r in rows]
+        pdfs = {q["doc"]: args.financebench / "pdfs" / f"{q['doc']}.pdf" for q in qs}
+        if args.all_filings:  # the selection figures are meant over every filing in one store
+            pdfs.update({p.stem: p for p in (args.financebench / "pdfs").glob("*.pdf")})
+        return qs, pdfs, {}
+    rows = [json.loads(x) for x in (args.manuals / "retrieval.jsonl").read_text().splitlines() if x.strip()]
+    qs = [{"id": f"{r['doc_id']}:{i}", "doc": r["doc_id"], "forms": {"term": r["query"], "question": r["question"]},
+           "targets": r["target_pages"]} for i, r in enumerate(rows)]
+    excluded = {d: set(v.get("excluded_pages") or []) for d, v in
+                json.loads((args.manuals / "retrieval_pages.json").read_text())["documents"].items()}
+    pdfs = {p.stem: p for p in sorted(args.pdfs.glob("*.pdf"))}  # every manual: selection and the large-manual latency
+    return qs, pdfs, excluded
 
 
-def _latency_300(docs: dict[str, Any], questions: list[dict[str, Any]], tw: dict[str, float]) -> dict[str, Any]:
-    """Search latency on the loaded document closest to 300 pages, over every benchmark question."""
+def score_set(name: str, questions: list[dict[str, Any]], docs: dict[str, Any], excluded: dict[str, set[int]],
+              weights: dict[str, float], provider: Any = None, baselines: bool = True,
+              snippets: bool = True) -> dict[str, Any]:
+    """hit@k and latency per (method, form) over one set's questions."""
     from query.lexical import lexical_search
 
-    if not docs:
-        return {}
-    name = min(docs, key=lambda d: abs(docs[d].tree.page_count - 300))
-    doc = docs[name]
-    times = []
-    for q in questions:
+    from query.lexical import lexical_index
+
+    flats: dict[str, FlatBaselines] = {}
+    build_ms = []
+    for name_ in sorted({q["doc"] for q in questions if q["doc"] in docs}):
+        # Indexes are built before the clock runs: latency is per search on a loaded document (build: below).
         t0 = time.perf_counter()
-        lexical_search(doc, q["question"], top_k=10, **tw)
+        idx = lexical_index(docs[name_])
+        if weights.get("pair_weight", 1.0):
+            idx.pair_bm25
+        if weights.get("section_weight", 1.0):
+            idx.own_bm25
+        build_ms.append((time.perf_counter() - t0) * 1000)
+        if baselines:
+            flats[name_] = FlatBaselines(docs[name_])
+    methods = ["tree"] + (["page_bm25", "chunk_bm25"] if baselines else []) + (["tree_llm"] if provider else [])
+    forms = list(questions[0]["forms"]) if questions else []
+    hits = {(m, f): {k: 0 for k in KS} for m in methods for f in forms}
+    latency: dict[tuple[str, str], list[float]] = {key: [] for key in hits}
+    rows, n = [], 0
+    for q in questions:
+        doc = docs.get(q["doc"])
+        if doc is None:
+            continue
+        n += 1
+        skip, targets = excluded.get(q["doc"], set()), set(q["targets"])
+        row: dict[str, Any] = {"id": q["id"], "doc": q["doc"], "targets": sorted(targets)}
+        for method in methods:
+            for form, text in q["forms"].items():
+                t0 = time.perf_counter()
+                if method == "tree":
+                    results = [h.to_dict() for h in lexical_search(doc, text, top_k=10, snippets=snippets, **weights)[0]]
+                elif method == "tree_llm":
+                    from query.llm import llm_search
+                    results = [h.to_dict() for h in llm_search(doc, text, provider=provider, max_steps=12)[0]]
+                elif method == "page_bm25":
+                    results = flats[q["doc"]].pages(text, 10 + len(skip))
+                else:
+                    results = flats[q["doc"]].chunks(text, 10 + len(skip))
+                latency[(method, form)].append((time.perf_counter() - t0) * 1000)
+                read = expand(results, max(KS), skip)
+                row[f"{method}/{form}"] = read
+                for k in KS:
+                    hits[(method, form)][k] += bool(targets & set(read[:k]))
+        rows.append(row)
+    return {"set": name, "questions": n, "forms": forms, "methods": methods,
+            "lexical_build_ms": {"p50": round(pct(build_ms, 0.5), 1), "p95": round(pct(build_ms, 0.95), 1)},
+            "hit": {f"{m}/{f}": {f"@{k}": round(hits[(m, f)][k] / n, 3) if n else 0.0 for k in KS} for m, f in hits},
+            "latency_ms": {f"{m}/{f}": {"p50": round(pct(v, 0.5), 3), "p95": round(pct(v, 0.95), 3)}
+                           for (m, f), v in latency.items()},
+            "per_question": rows}
+
+
+def selection(store: Path, questions: list[dict[str, Any]], ids: dict[str, str], weights: dict[str, float]) -> dict[str, Any]:
+    """Document selection without --doc: the evidence document's rank among those searched, and page hit@k
+    over the merged results (a page of another document takes a slot and is a miss)."""
+    from query.search import search, select_documents
+
+    first = top3 = 0
+    page_hits = {k: 0 for k in KS}
+    times, rows = [], []
+    for q in questions:
+        text, target = q["forms"]["question"], ids[q["doc"]]
+        t0 = time.perf_counter()
+        ranked, _ = select_documents(str(store), text, max_docs=3)
+        found = search(text, store=str(store), top_k=10, max_docs=3, weights=weights)
         times.append((time.perf_counter() - t0) * 1000)
-    return {"doc": name, "pages": doc.tree.page_count, "nodes": len(doc.nodes()),
-            "p50_ms": round(pct(times, 0.5), 3), "p95_ms": round(pct(times, 0.95), 3)}
+        chosen = [d for d, _ in ranked]
+        first += chosen[:1] == [target]
+        top3 += target in chosen
+        read = expand([{**h.to_dict(), "_keyed": True} for h in found.results], max(KS))
+        wanted = {(target, p) for p in q["targets"]}
+        for k in KS:
+            page_hits[k] += bool(wanted & set(read[:k]))
+        rows.append({"id": q["id"], "doc": q["doc"], "chosen": chosen})
+    n = len(questions) or 1
+    return {"questions": len(questions), "documents_in_store": len(ids), "first": round(first / n, 3),
+            "top3": round(top3 / n, 3), "page_hit": {f"@{k}": round(page_hits[k] / n, 3) for k in KS},
+            "latency_ms": {"p50": round(pct(times, 0.5), 2), "p95": round(pct(times, 0.95), 2)}, "per_question": rows}
+
+
+def large_latency(docs: dict[str, Any], questions: list[dict[str, Any]], weights: dict[str, float]) -> list[dict[str, Any]]:
+    """Search latency on every loaded document of 1,000 pages or more, over every question text of the set."""
+    from query.lexical import lexical_search
+
+    out = []
+    for name, doc in docs.items():
+        if doc.tree.page_count < 1000:
+            continue
+        times, flat = [], FlatBaselines(doc)
+        base, cpu = [], []
+        for q in questions:
+            for text in q["forms"].values():
+                t0 = time.perf_counter()
+                flat.pages(text, 10)
+                base.append((time.perf_counter() - t0) * 1000)
+                t0, c0 = time.perf_counter(), time.process_time()
+                lexical_search(doc, text, top_k=10, **weights)
+                times.append((time.perf_counter() - t0) * 1000)
+                cpu.append((time.process_time() - c0) * 1000)
+        out.append({"doc": name, "pages": doc.tree.page_count, "nodes": len(doc.nodes()), "searches": len(times),
+                    "p50_ms": round(pct(times, 0.5), 3), "p95_ms": round(pct(times, 0.95), 3),
+                    "page_bm25_p50_ms": round(pct(base, 0.5), 3),
+                    # CPU time of this process: what a search costs, less disturbed by other processes' load.
+                    "cpu_p50_ms": round(pct(cpu, 0.5), 3), "cpu_p95_ms": round(pct(cpu, 0.95), 3)})
+    return out
+
+
+def objective(result: dict[str, Any]) -> float:
+    """What --tune-on maximises: mean of tree hit@1 and hit@5 over the set's question forms."""
+    vals = [result["hit"][f"tree/{f}"][k] for f in result["forms"] for k in ("@1", "@5")]
+    return sum(vals) / len(vals) if vals else 0.0
+
+
+def tune(name: str, questions: list[dict[str, Any]], docs: dict[str, Any], excluded: dict[str, set[int]],
+         base: dict[str, float]) -> tuple[dict[str, float], list[dict[str, Any]]]:
+    keys = list(GRID)
+    tried = []
+    for values in itertools.product(*(GRID[k] for k in keys)):
+        w = {**base, **dict(zip(keys, values))}
+        r = score_set(name, questions, docs, excluded, w, baselines=False, snippets=False)
+        tried.append({"weights": w, "objective": round(objective(r), 4),
+                      "hit": {k: v for k, v in r["hit"].items() if k.startswith("tree/")}})
+    tried.sort(key=lambda t: -t["objective"])
+    return tried[0]["weights"], tried
 
 
 def import_seconds() -> float:
-    """Median wall time of `import query` in a fresh interpreter (target <= 0.5 s)."""
+    """Median wall time of `import query` in a fresh interpreter."""
     import subprocess
 
     code = "import time; t = time.perf_counter(); import query; print(time.perf_counter() - t)"
@@ -243,44 +320,73 @@ def import_seconds() -> float:
     return round(runs[1], 3)
 
 
+LABELS = {"tree": "**tree search (offline)**", "page_bm25": "page BM25", "chunk_bm25": "BM25, 500-char chunks",
+          "tree_llm": "tree search (LLM navigator)"}
+
+
 def table(r: dict[str, Any]) -> str:
-    lines = [f"FinanceBench: {r['questions']} questions, {r['documents']} documents "
-             f"(structure sources: {', '.join(f'{k} {v}' for k, v in sorted(r['structure_sources'].items()))})", "",
-             "| method | hit@1 | hit@3 | hit@5 | p50 ms | p95 ms |", "|---|---|---|---|---|---|"]
-    labels = {"tree": "**tree search (offline lexical)**", "tree_no_implied": "tree search without metric-implied cues",
-              "tree_no_cues": "tree search without statement cues",
-              "tree_titles_only": "tree search, titles/summaries only", "page_bm25": "flat page BM25",
-              "chunk_bm25": "BM25 over 500-char chunks", "tree_llm": "tree search (LLM navigator)"}
-    for m, label in labels.items():
-        if m not in r["hit"]:
-            continue
-        h, lat = r["hit"][m], r["latency_ms"][m]
-        lines.append(f"| {label} | {h['@1']} | {h['@3']} | {h['@5']} | {lat['p50']} | {lat['p95']} |")
-    big = r["large_document"]
-    lines += ["", f"`import query`: {r['import_query_s']} s (median of 3 fresh interpreters)",
-              f"tree load from local store: p50 {r['tree_load_ms']['p50']} ms, p95 {r['tree_load_ms']['p95']} ms; "
-              f"lexical index build p50 {r['lexical_build_ms']['p50']} ms",
-              f"search on {big.get('doc')} ({big.get('pages')} pages, {big.get('nodes')} nodes): "
-              f"p50 {big.get('p50_ms')} ms, p95 {big.get('p95_ms')} ms"]
+    lines = []
+    for name, s in r["sets"].items():
+        head = "| method | form | hit@1 | hit@3 | hit@5 | p50 ms | p95 ms |"
+        lines += [f"### {name}: {s['questions']} questions, {s['documents']} documents "
+                  f"(doc_kind: {', '.join(f'{k} {v}' for k, v in sorted(s['doc_kinds'].items()))}; "
+                  f"structure: {', '.join(f'{k} {v}' for k, v in sorted(s['structure'].items()))})", "",
+                  head, "|---|---|---|---|---|---|---|"]
+        for m in s["methods"]:
+            for f in s["forms"]:
+                h, lat = s["hit"][f"{m}/{f}"], s["latency_ms"][f"{m}/{f}"]
+                lines.append(f"| {LABELS.get(m, m)} | {f} | {h['@1']:.3f} | {h['@3']:.3f} | {h['@5']:.3f} | "
+                             f"{lat['p50']} | {lat['p95']} |")
+        sel = s.get("selection")
+        if sel:
+            lines += ["", f"Document selection without `--doc` ({sel['questions']} questions, {sel['documents_in_store']} "
+                      f"documents in one store, opaque ids): evidence document first {sel['first']:.3f}, among the "
+                      f"first three {sel['top3']:.3f}; page hit@1/3/5 over the merged results "
+                      f"{sel['page_hit']['@1']:.3f} / {sel['page_hit']['@3']:.3f} / {sel['page_hit']['@5']:.3f}; "
+                      f"select + search p50 {sel['latency_ms']['p50']} ms, p95 {sel['latency_ms']['p95']} ms"]
+        for big in s.get("large_documents", []):
+            lines.append(f"\nSearch on {big['doc']} ({big['pages']} pages, {big['nodes']} nodes, {big['searches']} "
+                         f"searches, snippets included): wall p50 {big['p50_ms']} ms, p95 {big['p95_ms']} ms; CPU p50 "
+                         f"{big['cpu_p50_ms']} ms, p95 {big['cpu_p95_ms']} ms; page BM25 in the same loop p50 "
+                         f"{big['page_bm25_p50_ms']} ms")
+        lines.append(f"\nLexical index build per document (before the first search): p50 {s['lexical_build_ms']['p50']} ms, "
+                     f"p95 {s['lexical_build_ms']['p95']} ms")
+        lines.append("")
+    tuned = r.get("tuned_on")
+    lines.append(f"Weights: {json.dumps(r['weights'])} — " + (f"tuned on **{tuned}** (grid of {r['grid_points']}); the "
+                 "other set is held out." if tuned else "the navigator's defaults (query/lexical.py)."))
+    lines.append(f"`import query`: {r['import_query_s']} s; load at start: `{r['uptime']}`")
     return "\n".join(lines)
+
+
+def write_md(path: Path, r: dict[str, Any], command: str) -> None:
+    old = path.read_text() if path.exists() else ""
+    notes = old[old.index(NOTES):] if NOTES in old else NOTES + "\n"
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    path.write_text(f"# Retrieval benchmark: FinanceBench and the manuals set\n\nGenerated by `{command}` at {when} "
+                    f"({r['machine']['cpus']} cpus, {r['seconds']} s).\n\n{table(r)}\n\n{notes}")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    ap.add_argument("--financebench", type=Path, default=FINANCEBENCH)
+    ap.add_argument("--manuals", type=Path, default=MANUALS, help="folder with retrieval.jsonl, retrieval_pages.json")
+    ap.add_argument("--pdfs", type=Path, default=ROOT / ".corpus", help="the manuals' PDFs (fetch.sh's target)")
+    ap.add_argument("--only", choices=("financebench", "manuals"), action="append")
+    ap.add_argument("--all-filings", action=argparse.BooleanOptionalAction, default=True,
+                    help="index every FinanceBench PDF (the selection figures need them all in one store)")
     ap.add_argument("--reindex", action="store_true", help="ignore the index cache")
-    ap.add_argument("--limit", type=int, default=None, help="only the first N questions")
+    ap.add_argument("--reuse-index", action="store_true",
+                    help="keep trees indexed by older parser code (for iterating on query/; not for reported figures)")
     ap.add_argument("--workers", type=int, default=max(1, min(2, os.cpu_count() or 1)))
-    ap.add_argument("--weight", action="append", default=[], metavar="NAME=X",
-                    help="override a lexical_search weight (title_weight, heading_weight, cue_weight, implied_weight); repeatable")
-    ap.add_argument("--llm", action="store_true", help="also run the LLM navigator (needs PAGETREE_MODEL and OPENAI_*)")
+    ap.add_argument("--weight", action="append", default=[], metavar="NAME=X", help="override a lexical_search weight")
+    ap.add_argument("--tune-on", choices=("financebench", "manuals"), help="grid-search weights on this set only")
+    ap.add_argument("--no-selection", action="store_true", help="skip the document-selection figures")
+    ap.add_argument("--llm", action="store_true", help="also run the LLM navigator (PAGETREE_MODEL, OPENAI_*)")
     ap.add_argument("--out", type=Path, default=RESULTS / "retrieval.json")
     args = ap.parse_args(argv)
-    if not (args.corpus / "questions.jsonl").exists():
-        print(f"retrieval: no questions.jsonl under {args.corpus} (FinanceBench is read in place, never fetched)", file=sys.stderr)
-        return 2
     t0 = time.perf_counter()
-    weights = {k: float(v) for k, v in (w.split("=", 1) for w in args.weight)}
+    uptime = " ".join(os.popen("uptime").read().split())
     provider = None
     if args.llm:
         from query.llm import provider_from_env
@@ -289,13 +395,47 @@ def main(argv: list[str] | None = None) -> int:
         if provider is None:
             print("retrieval: --llm needs PAGETREE_MODEL (and OPENAI_API_KEY / OPENAI_BASE_URL)", file=sys.stderr)
             return 2
-    result = run(args.corpus, args.limit, args.reindex, args.workers, weights, provider)
+    from query import open_index
+
+    weights = {k: float(v) for k, v in (w.split("=", 1) for w in args.weight)}
+    sets = args.only or ["financebench", "manuals"]
+    loaded = {}
+    for name in sets:
+        marker = args.financebench / "questions.jsonl" if name == "financebench" else args.manuals / "retrieval.jsonl"
+        if not marker.exists():
+            print(f"retrieval: {marker} not found (the corpora are read in place, never fetched)", file=sys.stderr)
+            return 2
+        questions, pdfs, excluded = load_set(name, args)
+        store, cache = ensure_index(name, pdfs, args.reindex, args.workers, args.reuse_index)
+        docs = {d: open_index(str(store), e["doc_id"]) for d, e in cache.items() if d in pdfs and not e.get("error")}
+        loaded[name] = (questions, pdfs, excluded, store, cache, docs)
+    result: dict[str, Any] = {"sets": {}, "weights": weights, "uptime": uptime}
+    if args.tune_on and args.tune_on in loaded:
+        questions, _, excluded, _, _, docs = loaded[args.tune_on]
+        weights, tried = tune(args.tune_on, questions, docs, excluded, weights)
+        result.update(weights=weights, tuned_on=args.tune_on, grid_points=len(tried), grid=tried)
+    for name, (questions, pdfs, excluded, store, cache, docs) in loaded.items():
+        s = score_set(name, questions, docs, excluded, weights, provider)
+        s["documents"] = len(docs)
+        s["doc_kinds"], s["structure"] = {}, {}
+        for d in pdfs:
+            e = cache.get(d) or {}
+            s["doc_kinds"][e.get("doc_kind") or "failed"] = s["doc_kinds"].get(e.get("doc_kind") or "failed", 0) + 1
+            s["structure"][e.get("structure") or "failed"] = s["structure"].get(e.get("structure") or "failed", 0) + 1
+        s["large_documents"] = large_latency(docs, questions, weights)
+        if not args.no_selection:
+            ids = {d: e["doc_id"] for d, e in cache.items() if d in pdfs and not e.get("error")}
+            s["selection"] = selection(store, [q for q in questions if q["doc"] in ids], ids, weights)
+        result["sets"][name] = s
     result["import_query_s"] = import_seconds()
     result["seconds"] = round(time.perf_counter() - t0, 1)
     result["machine"] = {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count()}
     print(table(result))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1))
+    if args.out.suffix == ".json":
+        command = "python benchmarks/retrieval.py " + " ".join(argv if argv is not None else sys.argv[1:])
+        write_md(args.out.with_suffix(".md"), result, command.strip())
     return 0
 
 

@@ -23,6 +23,8 @@ PAGE_KINDS = ("physical", "virtual")
 STRUCTURE_SOURCES = ("bookmarks", "toc", "headings", "llm", "pages")
 TEXT_SOURCES = ("text", "ocr", "vision", "none")
 SUMMARY_SOURCES = ("extractive", "model", "text", "none")
+#: tree.json "doc_kind", decided at index time (parsers/describe.py); query profiles key on it.
+DOC_KINDS = ("filing", "manual", "other")
 
 
 @dataclass
@@ -140,6 +142,22 @@ class Tree:
     def page_kind(self) -> str:
         """``physical`` (printed pages, the default) or ``virtual`` (~3,000-character cuts of a page-less text)."""
         return str(self.extra.get("page_kind") or "physical")
+
+    @property
+    def doc_kind(self) -> str:
+        """"filing" | "manual" | "other"; trees written before the field existed read as "other"."""
+        kind = self.extra.get("doc_kind")
+        return kind if kind in DOC_KINDS else "other"
+
+    @property
+    def title(self) -> str:
+        """The document's title (tree.json "title"; the root's title for older trees)."""
+        return str(self.extra.get("title") or self.root.title)
+
+    @property
+    def description(self) -> str:
+        """The catalog description (tree.json "description"), "" when absent."""
+        return str(self.extra.get("description") or "")
 
     def find(self, node_id: str) -> Node | None:
         for node in self.root.walk():

@@ -66,6 +66,7 @@ def publish_document(
         "source": {k: source.get(k) for k in ("uri", "etag", "bytes", "sha256")},
         "title": tree.extra.get("title"),
         "description": tree.extra.get("description"),
+        "doc_kind": tree.extra.get("doc_kind"),
         "page_count": tree.page_count,
         "structure_source": tree.structure_source,
     }

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from index_store.model import NodeRow, PageRecord, Tree, flatten
+from parsers.describe import TITLE_PAGES, describe
 from parsers.errors import DocumentError
 from parsers.formats import HTML, MARKDOWN, detect_format
 from parsers.markup_pipeline import index_markup
@@ -129,13 +130,24 @@ class DocumentIndex:
 Progress = Callable[[str], None]
 
 
-def _doc_title(pdf: PdfSource, path: Path) -> str:
+def _metadata_title(pdf: PdfSource) -> str:
     try:
-        title = (pdf.doc.metadata or {}).get("title") or ""
+        return str((pdf.doc.metadata or {}).get("title") or "")
     except Exception:
-        title = ""
+        return ""
+
+
+def _doc_title(pdf: PdfSource, path: Path) -> str:
+    title = _metadata_title(pdf)
     title = " ".join(title.split())
     return title if 3 <= len(title) <= 200 else path.stem
+
+
+def _description(described: str, summaries: Any) -> str:
+    """The catalog description: what describe() read, then the model's description when a model wrote one."""
+    if summaries.description_source == "model" and summaries.description:
+        return f"{described}. {summaries.description}" if described else summaries.description
+    return described or summaries.description
 
 
 def index_document(
@@ -181,6 +193,10 @@ def index_document(
             root = build_tree(structure.entries, pdf.page_count, title)
         else:
             root = page_groups(pdf.page_count, title, settings.page_group_size)
+        # Kind, printed title and catalog description (parsers/describe.py): the catalog selects on them.
+        about = describe(texts, [pdf.layout(n) for n in range(1, min(TITLE_PAGES, pdf.page_count) + 1)], root,
+                         metadata_title=_metadata_title(pdf), fallback_title=title)
+        title = root.title = about.title
         t_struct = time.perf_counter()
         labels = printed_labels(labels, texts)  # the folios printed on the pages when the PDF has no /PageLabels
         pages = [
@@ -205,8 +221,8 @@ def index_document(
         page_offset=structure.page_offset,
         root=root,
         # front_matter: the pages before the first entry, which are the root's own text (null when none).
-        extra={"title": title, "description": summaries.description, "front_matter": front_matter(root),
-               "source_format": "pdf", "page_kind": "physical"},
+        extra={"title": title, "description": _description(about.description, summaries), "doc_kind": about.doc_kind,
+               "facts": about.facts, "front_matter": front_matter(root), "source_format": "pdf", "page_kind": "physical"},
     )
     rows = flatten(root, own)
     stats = {

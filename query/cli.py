@@ -1,4 +1,4 @@
-"""The query subcommands of ``pagetree`` (search, outline, pages, find, chunks, serve, mcp).
+"""The query subcommands of ``pagetree`` (search, answer, outline, pages, find, chunks, serve, mcp).
 
 flows/cli.py registers them with ``add_parsers`` and dispatches to ``run``;
 errors propagate to its edge, which maps them to exit codes.
@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any, Callable
 
-COMMANDS = ("search", "outline", "pages", "find", "chunks", "serve", "mcp")
+COMMANDS = ("search", "answer", "outline", "pages", "find", "chunks", "serve", "mcp")
 
 
 def add_parsers(sub: Any, add_store: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -24,6 +24,16 @@ def add_parsers(sub: Any, add_store: Callable[[argparse.ArgumentParser], None]) 
     p.add_argument("--max-docs", type=int, default=3, help="documents picked from the catalog when no --doc is given")
     p.add_argument("--version", default=None, help="pin the version (with a single --doc)")
     p.add_argument("--json", action="store_true", help='print {"results": [...], "trace": [...]}')
+    add_store(p)
+
+    p = sub.add_parser("answer", help="search, then a model's answer whose claims cite node ids and pages "
+                                      "(needs PAGETREE_MODEL and OPENAI_API_KEY or OPENAI_BASE_URL)")
+    p.add_argument("question")
+    p.add_argument("--doc", action="append", default=None, metavar="DOC_ID", help="restrict to this document; repeatable")
+    p.add_argument("--navigator", choices=("lexical", "llm"), default="lexical")
+    p.add_argument("--max-steps", type=int, default=60)
+    p.add_argument("--top-k", type=int, default=5)
+    p.add_argument("--json", action="store_true", help='print {"question", "answer", "claims", "results", ...}')
     add_store(p)
 
     p = sub.add_parser("outline", help="a document's outline to a depth, with summaries and [+N subsections]")
@@ -78,9 +88,10 @@ def run(args: argparse.Namespace, store: str) -> int:
         from query.search import search
 
         result = search(args.question, args.doc, store=store, navigator=args.navigator, max_steps=args.max_steps,
-                        top_k=args.top_k, max_docs=args.max_docs, version=args.version)
+                        top_k=args.top_k, max_docs=args.max_docs, version=args.version,
+                        provider=_provider() if args.navigator == "llm" else None)
         if args.json:
-            _print(result.to_dict(full=False))
+            _print(result.to_dict())  # the same fields as HTTP and MCP (the citation keys, title, version, snippet)
             return 0
         for i, hit in enumerate(result.results, 1):
             pages = ", ".join(map(str, hit.pages)) or f"{hit.start_page}-{hit.end_page}"
@@ -88,6 +99,8 @@ def run(args: argparse.Namespace, store: str) -> int:
         if not result.results:
             print("no matching sections")
         return 0
+    if args.command == "answer":
+        return _answer(args, store)
     if args.command == "outline":
         out = open_index(store, args.doc_id, args.version).outline(args.node, depth=args.depth)
         if args.json:
@@ -147,4 +160,36 @@ def _chunks(args: argparse.Namespace, store: str) -> int:
         with open(args.out, "w", encoding="utf-8") as fh:
             n = write_jsonl(docs, fh, args.size)
     print(f"{n} chunks from {len(docs)} documents", file=sys.stderr)
+    return 0
+
+
+def _provider() -> Any:
+    """The model provider from PAGETREE_MODEL and OPENAI_*; InvalidRequest (exit 2) when none is configured."""
+    from query.errors import InvalidRequest
+    from query.llm import provider_from_env
+
+    provider = provider_from_env()
+    if provider is None:
+        raise InvalidRequest("this needs a model: set PAGETREE_MODEL (and OPENAI_API_KEY or OPENAI_BASE_URL)")
+    return provider
+
+
+def _answer(args: argparse.Namespace, store: str) -> int:
+    from providers.errors import ProviderError
+    from query.search import answer
+
+    try:
+        out = answer(args.question, args.doc, store=store, provider=_provider(), navigator=args.navigator,
+                     top_k=args.top_k, max_steps=args.max_steps)
+    except ProviderError as exc:  # the model failed after its retries: one line, not a traceback
+        print(f"pagetree: model error: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}", file=sys.stderr)
+        return 1
+    if args.json:
+        _print(out)
+        return 0
+    print(out["answer"])
+    for i, claim in enumerate(out["claims"], 1):
+        print(f"  [{i}] {claim['doc_id']} {claim['node_id']} pages {', '.join(map(str, claim['pages']))}: {claim['text']}")
+    if out.get("dropped_claims"):
+        print(f"  ({out['dropped_claims']} claims dropped: they cited text the model was not shown)")
     return 0

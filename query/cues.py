@@ -1,4 +1,7 @@
-"""Where a reader of a filing looks: the financial statements a question names, and headings that hold them.
+"""The filing profile: the financial statements a question names or implies, and headings that hold them.
+
+Applied only to documents indexed as ``doc_kind == "filing"`` (parsers/describe.py; query/lexical.py
+checks), never to manuals.
 
 A question that says "using the cash flow statement" points at one section
 whose title ("Consolidated Statements of Cash Flows") shares almost no words
@@ -33,14 +36,26 @@ STATEMENTS: dict[str, tuple[re.Pattern[str], tuple[str, ...]]] = {
     ),
 }
 
-# Metrics an analyst reads off one statement even when the question does not name it.
+# Line items each primary statement presents, and the ratios built from them, as a financial-accounting
+# textbook lists them (not phrases picked from a question set): a question about one of them points at
+# the statement that carries it even when it names no statement. A ratio built from two statements
+# ("inventory turnover": cost of sales over inventory) implies both.
 IMPLIED: dict[str, re.Pattern[str]] = {
-    "income": re.compile(r"gross (?:profit )?margin|operating (?:profit )?margin|net (?:profit |income )?margin"
-                         r"|operating income|ebitda|cost of (?:goods|sales|revenue)|earnings per share"),
-    "balance_sheet": re.compile(r"working capital|quick ratio|current ratio|debt[- ]to[- ]equity|total assets"
-                                r"|pp&?e\b|ppne|property,? plant|inventory turnover|days (?:payable|sales|inventory)"),
-    "cash_flow": re.compile(r"capital expenditure|capex|free cash ?flow|dividends? paid|cash (?:flow )?from operations"
-                            r"|operating cash ?flow|capital[- ]intensive"),
+    "income": re.compile(r"\b(?:revenues?|net sales|cost of (?:goods sold|sales|revenues?)|gross (?:profit|margin)"
+                         r"|operating (?:income|profit|expenses?|margin)|ebitda?|net (?:income|earnings|profit|margin)"
+                         r"|earnings per share|eps|interest expense|income tax(?:es)? expense|effective tax rate"
+                         r"|inventory turnover|days (?:sales|inventory|payables?) outstanding|interest coverage"
+                         r"|return on (?:assets|equity))\b"),
+    "balance_sheet": re.compile(r"\b(?:total assets|total liabilities|current assets|current liabilities|working capital"
+                                r"|current ratio|quick ratio|cash ratio|debt[- ]to[- ](?:equity|assets)|inventor(?:y|ies)"
+                                r"|accounts (?:receivable|payable)|property,? plant,? (?:and|&) equipment|pp&e"
+                                r"|(?:share|stock)holders'? equity|long[- ]term debt|goodwill"
+                                r"|inventory turnover|days (?:sales|inventory|payables?) outstanding"
+                                r"|return on (?:assets|equity))\b"),
+    "cash_flow": re.compile(r"\b(?:cash (?:flows? )?(?:from|provided by|used in) (?:operating|operations|investing|financing)"
+                            r"|operating cash ?flows?|capital expenditures?|capex|purchases? of property"
+                            r"|free cash ?flows?|dividends? paid|(?:share|stock) repurchases?|repurchases? of (?:common )?stock"
+                            r"|depreciation and amortization)\b"),
 }
 
 _NON_LETTERS = re.compile(r"[^a-z]+")

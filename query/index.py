@@ -19,6 +19,7 @@ from index_store.errors import NotFound as StoreNotFound
 from index_store.model import Node, Tree
 from index_store.store import Store
 from query.errors import InvalidRequest, NotFoundError
+from query.normalize import normalize
 
 DEFAULT_MAX_CHARS = 20_000
 MAX_GREP_HITS = 200
@@ -82,6 +83,7 @@ class DocIndex:
         self._lock = threading.Lock()
         self._node_text: dict[str, str] | None = None
         self._pages: list[dict[str, Any]] | None = None
+        self._normalized: list[str] | None = None
         self._lexical: Any = None  # query.lexical.LexicalIndex, built on the first search
 
     def _index(self, node: Node, parent: Node | None, path: list[str]) -> None:
@@ -129,6 +131,14 @@ class DocIndex:
                 table = self._table(layout.PAGES, ["page_number", "label", "text", "text_source"])
                 self._pages = table.to_pylist()
             return self._pages
+
+    def normalized_texts(self) -> list[str]:
+        """Every page's text as search, grep and find match it (query.normalize); pages.parquet stays faithful."""
+        pages = self.pages()
+        with self._lock:
+            if self._normalized is None:
+                self._normalized = [normalize(p["text"] or "") for p in pages]
+            return self._normalized
 
     # -- tools -----------------------------------------------------------
     def outline(self, node_id: str = "0000", depth: int = 2) -> dict[str, Any]:
@@ -222,10 +232,10 @@ class DocIndex:
         if pages:
             allowed = set(parse_page_spec(pages, self.tree.page_count, limit=100_000))
             numbers = [n for n in numbers if n in allowed]
-        rows = self.pages()
+        texts = self.normalized_texts()  # what search matches too
         hits: list[dict[str, Any]] = []
         for number in numbers:
-            for line in (rows[number - 1]["text"] or "").splitlines():
+            for line in texts[number - 1].splitlines():
                 if len(line) > 2000:
                     line = line[:2000]
                 m = rx.search(line)
@@ -239,17 +249,16 @@ class DocIndex:
 
     def find(self, text: str, max_hits: int = 50) -> list[dict[str, Any]]:
         """Sections containing ``text`` (case-insensitive exact substring) with the pages it is on."""
-        needle = " ".join(text.split()).lower()
+        needle = " ".join(normalize(text).split()).lower()
         if not needle or len(needle) > MAX_PATTERN:
             raise InvalidRequest(f"find text must be 1-{MAX_PATTERN} characters")
-        rows = self.pages()
-        on_pages = [r["page_number"] for r in rows if needle in " ".join((r["text"] or "").split()).lower()]
+        on_pages = [i for i, t in enumerate(self.normalized_texts(), 1) if needle in " ".join(t.split()).lower()]
         out: list[dict[str, Any]] = []
         by_node: dict[str, list[int]] = {}
         for page in on_pages:
             by_node.setdefault(self.node_for_page(page).node_id, []).append(page)
         for node in self.nodes():  # titles match too (a heading may be split across lines in page text)
-            if needle in node.title.lower() and node.node_id not in by_node and node.level > 0:
+            if needle in " ".join(normalize(node.title).split()).lower() and node.node_id not in by_node and node.level > 0:
                 by_node[node.node_id] = []
         for node_id, pages in by_node.items():
             node = self.node(node_id)

@@ -19,19 +19,29 @@ from __future__ import annotations
 import heapq
 import re
 import threading
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from index_store.model import Node
 from query.cues import asked_statements, implied_statements, statement_kinds
+from query.normalize import normalize
+from query.snippet import page_snippet
 from query.text import BM25, tokenize
 
 TITLE_WEIGHT = 0.3     # section titles/summaries containing the page
 HEADING_WEIGHT = 0.3   # the page's own heading (its first lines): the tree's finest level
-CUE_WEIGHT = 1.0       # a financial statement the question names, found in a heading or title
-IMPLIED_WEIGHT = 0.5   # share of cue_weight for a statement implied by a metric ("gross margin")
+SECTION_WEIGHT = 0.3   # the own text of the best-matching section containing the page (whole-section evidence)
+PAIR_WEIGHT = 0.6      # query terms next to each other on the page (proximity: a phrase beats scattered words)
+NAME_WEIGHT = 0.0      # query terms that name the document (its title, its kind) count this much inside it
+CUE_WEIGHT = 1.0       # filing profile: a financial statement the question names, found in a heading or title
+IMPLIED_WEIGHT = 0.5   # filing profile: share of cue_weight for a statement implied by a metric ("gross margin")
 MAX_PAGES_PER_HIT = 5
 HEADING_CHARS = 150
+TOP_LINES = 4           # a running head sits in a page's first lines
+RUNNING_MIN_PAGES = 4   # a top line repeated on this many pages (and RUNNING_SHARE of them) is a running head
+RUNNING_SHARE = 0.03
+_DIGITS = re.compile(r"\d+")
 SYNTHETIC_KINDS = ("front_matter", "page_group")  # parsers.ranges marks made-up nodes in node["kind"]
 _GENERATED_TITLE = re.compile(r"^(pages?|part)\s+\d+", re.IGNORECASE)
 
@@ -49,11 +59,23 @@ class Hit:
     pages: list[int]
     score: float
     version: str = ""
+    snippet: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"doc_id": self.doc_id, "node_id": self.node_id, "path": self.path, "start_page": self.start_page,
                 "end_page": self.end_page, "pages": self.pages, "score": round(self.score, 6),
-                "title": self.title, "version": self.version}
+                "title": self.title, "version": self.version, "snippet": self.snippet}
+
+
+def pairs(tokens: list[str]) -> list[str]:
+    """Unordered pairs of neighbouring tokens ("tail recursion" and "recursion, tail" give the same pair)."""
+    return [f"{a} {b}" if a <= b else f"{b} {a}" for a, b in zip(tokens, tokens[1:]) if a != b]
+
+
+def profile_of(doc: Any) -> str:
+    """The query profile a document gets: its doc_kind recorded at index time ("filing" turns on query.cues)."""
+    kind = getattr(doc.tree, "doc_kind", None)
+    return kind if isinstance(kind, str) else "other"
 
 
 class LexicalIndex:
@@ -63,17 +85,73 @@ class LexicalIndex:
         self.doc = doc
         pages = doc.pages()
         self.page_count = len(pages)
-        texts = [p["text"] or "" for p in pages]
-        self.page_bm25 = BM25([tokenize(t) for t in texts])
-        heads = [page_heading(t) for t in texts]
+        texts = normalized_texts(doc)
+        tokens = [tokenize(t) for t in texts]
+        self.page_bm25 = BM25(tokens)
+        self._tokens: list[list[str]] | None = tokens  # kept until the pair index is built (or not wanted)
+        self._pair_bm25: BM25 | None = None
+        self._own_bm25: BM25 | None = None
+        running = running_lines(texts)
+        heads = [page_heading(t, running) for t in texts]
         self.head_bm25 = BM25([tokenize(h) for h in heads])
         # Page-group titles ("Pages 11-20") say nothing about content: only real titles count.
         self.nodes: list[Node] = [n for n in doc.nodes() if n.level > 0 and n.extra.get("kind") not in SYNTHETIC_KINDS
                                   and not _GENERATED_TITLE.match(n.title)]
         # The title counts twice: it is the reader's strongest cue, the summary a weaker one.
         self.meta_bm25 = BM25([tokenize(f"{n.title} {n.title} {n.summary}") for n in self.nodes])
-        self.page_cues = [statement_kinds(h) for h in heads]
-        self.node_cues = [statement_kinds(n.title) for n in self.nodes]
+        # Nearest real ancestor of each node, and each page's deepest containing nodes (several when
+        # sibling sections share a page): section evidence is then carried down the tree, not summed.
+        position = {id(n): i for i, n in enumerate(self.nodes)}
+        self.parent = [-1] * len(self.nodes)
+        stack: list[tuple[Node, int]] = [(doc.tree.root, -1)]
+        while stack:
+            node, above = stack.pop()
+            for child in node.nodes:
+                here = position.get(id(child))
+                if here is not None:
+                    self.parent[here] = above
+                stack.append((child, above if here is None else here))
+        self.deepest: list[list[int]] = [[] for _ in range(self.page_count)]
+        for i, node in enumerate(self.nodes):
+            up = self.parent[i]
+            for p in range(node.start_page, min(node.end_page, self.page_count) + 1):
+                on_page = self.deepest[p - 1]
+                if up >= 0 and up in on_page:
+                    on_page.remove(up)
+                on_page.append(i)
+        self.single = [d[0] if len(d) == 1 else -1 for d in self.deepest]
+        self.shared = [(p, d) for p, d in enumerate(self.deepest) if len(d) > 1]
+        self.own_pages: dict[int, list[int]] = {}  # node -> pages no child covers (filled by the descent)
+        self.profile = profile_of(doc)
+        title = getattr(doc.tree, "title", None)
+        self.naming = frozenset(tokenize(f"{title if isinstance(title, str) else doc.tree.root.title} {self.profile}"))
+        filing = self.profile == "filing"
+        self.page_cues = [statement_kinds(h) if filing else set() for h in heads]
+        self.node_cues = [statement_kinds(n.title) if filing else set() for n in self.nodes]
+
+    @property
+    def pair_bm25(self) -> BM25:
+        """BM25 over pairs of neighbouring tokens per page; built on the first query that weighs proximity."""
+        if self._pair_bm25 is None:
+            self._pair_bm25 = BM25([pairs(t) for t in self._tokens or []])
+            self._tokens = None
+        return self._pair_bm25
+
+    @property
+    def own_bm25(self) -> BM25:
+        """BM25 over each section's own text (nodes.parquet); built on the first query that weighs it."""
+        if self._own_bm25 is None:
+            own = self.doc.node_texts() if hasattr(self.doc, "node_texts") else {}
+            self._own_bm25 = BM25([tokenize(own.get(n.node_id, "")) for n in self.nodes])
+        return self._own_bm25
+
+    def query_terms(self, question: str, name_weight: float = NAME_WEIGHT) -> dict[str, float]:
+        """{query token: weight}. Tokens that name the document itself (its title, its kind: "the manual",
+        "3M", "10-K") picked the document; inside it every page is about them, so they weigh ``name_weight``."""
+        weights: dict[str, float] = {}
+        for t in tokenize(question):
+            weights[t] = weights.get(t, 0.0) + (name_weight if t in self.naming else 1.0)
+        return {t: w for t, w in weights.items() if w > 0}
 
     @staticmethod
     def _normalise(scores: list[float]) -> list[float]:
@@ -81,33 +159,61 @@ class LexicalIndex:
         return [s / best for s in scores] if best > 0 else scores
 
     def score(self, question: str, title_weight: float = TITLE_WEIGHT, heading_weight: float = HEADING_WEIGHT,
-              cue_weight: float = CUE_WEIGHT, implied_weight: float = IMPLIED_WEIGHT) -> tuple[list[float], dict[str, float]]:
+              cue_weight: float = CUE_WEIGHT, implied_weight: float = IMPLIED_WEIGHT, section_weight: float = SECTION_WEIGHT,
+              pair_weight: float = PAIR_WEIGHT, name_weight: float = NAME_WEIGHT) -> tuple[list[float], dict[str, float]]:
         """(page scores indexed by page-1, node title scores by node_id), each part normalised to [0, 1]."""
-        q = tokenize(question)
-        pages = self._normalise(self.page_bm25.scores(q))
+        q = self.query_terms(question, name_weight)
+        # Page text, heading and neighbouring pairs, each normalised to its best page, summed in one pass.
+        channels = [(1.0, self.page_bm25.scores(q))]
         if heading_weight:
-            heads = self._normalise(self.head_bm25.scores(q))
-            pages = [s + heading_weight * h for s, h in zip(pages, heads)]
+            channels.append((heading_weight, self.head_bm25.scores(q)))
+        if pair_weight:
+            channels.append((pair_weight, self.pair_bm25.scores(pairs(list(q)))))
+        scaled = [(w / top_, raw) for w, raw in channels if (top_ := max(raw, default=0.0)) > 0]
         meta_raw = self._normalise(self.meta_bm25.scores(q))
+        own_raw = self._normalise(self.own_bm25.scores(q)) if section_weight else [0.0] * len(self.nodes)
         meta = {n.node_id: meta_raw[i] for i, n in enumerate(self.nodes)}
-        wanted = asked_statements(question) if cue_weight else set()
+        # The filing profile (query.cues) only for documents indexed as filings: never for manuals.
+        filing = self.profile == "filing" and cue_weight
+        wanted = asked_statements(question) if filing else set()
         weight = cue_weight
-        if cue_weight and not wanted and implied_weight:
+        if filing and not wanted and implied_weight:
             # No statement named: the metrics asked about still say where an analyst looks.
             wanted, weight = implied_statements(question), cue_weight * implied_weight
         # Section evidence comes from the best containing section, not the sum over all of them:
         # a page under six nested sections is no more relevant than one under a single section,
         # and a sum would let the depth of the tree (or a stack of one-page sections) outvote the text.
-        titled = [0.0] * self.page_count
-        cued = [0.0] * self.page_count
-        for i, node in enumerate(self.nodes):
-            t = title_weight * meta_raw[i]
-            c = weight if wanted & self.node_cues[i] else 0.0
-            if t > 0 or c > 0:
-                for p in range(node.start_page, min(node.end_page, self.page_count) + 1):
-                    titled[p - 1] = max(titled[p - 1], t)
-                    cued[p - 1] = max(cued[p - 1], c)
-        bonus = [t + c for t, c in zip(titled, cued)]
+        # The best over a page's containing sections is the best along its path from the root: carried down
+        # the tree once (pre-order), then read at the page's deepest sections. O(nodes + pages) per query.
+        parent = self.parent
+        best_t = [title_weight * m + section_weight * o for m, o in zip(meta_raw, own_raw)]
+        best_c = [weight if wanted & cues else 0.0 for cues in self.node_cues] if wanted else [0.0] * len(self.nodes)
+        for i, up in enumerate(parent):
+            if up >= 0:
+                if best_t[up] > best_t[i]:
+                    best_t[i] = best_t[up]
+                if best_c[up] > best_c[i]:
+                    best_c[i] = best_c[up]
+        both = [t + c for t, c in zip(best_t, best_c)] + [0.0]  # index -1: a page under no real section
+        bonus = [both[j] for j in self.single]
+        if wanted:
+            for p, on_page in self.shared:
+                bonus[p] = max(best_t[j] for j in on_page) + max(best_c[j] for j in on_page)
+        else:  # no cue: one max per shared page
+            get = both.__getitem__
+            for p, on_page in self.shared:
+                bonus[p] = max(map(get, on_page))
+        if len(scaled) == 1:
+            (fa, a), = scaled
+            pages = [fa * x for x in a]
+        elif len(scaled) == 2:
+            (fa, a), (fb, b) = scaled
+            pages = [fa * x + fb * y for x, y in zip(a, b)]
+        elif scaled:
+            (fa, a), (fb, b), (fc, c) = scaled
+            pages = [fa * x + fb * y + fc * z for x, y, z in zip(a, b, c)]
+        else:
+            pages = [0.0] * self.page_count
         if wanted:  # the page's own heading is a second, independent signal
             for i, kinds in enumerate(self.page_cues):
                 if wanted & kinds:
@@ -115,9 +221,41 @@ class LexicalIndex:
         return [s + b for s, b in zip(pages, bonus)], meta
 
 
-def page_heading(text: str) -> str:
-    """The first characters of a page: where its title sits."""
-    return text[:HEADING_CHARS]
+def _line_key(line: str) -> str:
+    return " ".join(_DIGITS.sub(" ", line.lower()).split())
+
+
+def running_lines(texts: list[str]) -> frozenset[str]:
+    """Lines at the top of many pages (running heads: "Chapter 9: List of Commands 116", "Table of Contents"),
+    keyed without digits. They name a chapter on every page of it, so they say nothing about one page."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update({_line_key(ln) for ln in text.splitlines()[:TOP_LINES] if ln.strip()})
+    limit = max(RUNNING_MIN_PAGES, RUNNING_SHARE * len(texts))
+    return frozenset(k for k, c in counts.items() if c >= limit and k)
+
+
+def page_heading(text: str, running: frozenset[str] = frozenset()) -> str:
+    """The first characters of a page, after its running head: where its title sits."""
+    lines = text.splitlines()
+    skip = 0
+    while skip < min(TOP_LINES, len(lines)) and (not lines[skip].strip() or _line_key(lines[skip]) in running):
+        skip += 1
+    return "\n".join(lines[skip:])[:HEADING_CHARS] if skip else text[:HEADING_CHARS]
+
+
+def normalized_texts(doc: Any) -> list[str]:
+    """The document's page texts as matched (query.normalize), cached on a DocIndex."""
+    if hasattr(doc, "normalized_texts"):
+        return doc.normalized_texts()
+    return [normalize(p["text"] or "") for p in doc.pages()]
+
+
+def add_snippets(doc: Any, question: str, hits: list[Hit]) -> None:
+    """Give each hit the snippet of its best page that matches the question (query.snippet)."""
+    texts = normalized_texts(doc)
+    for hit in hits:
+        hit.snippet = page_snippet(texts, hit.pages or [hit.start_page], question)
 
 
 _lock = threading.Lock()  # one build at a time: a second caller waits for the first's index
@@ -133,16 +271,24 @@ def lexical_index(doc: Any) -> LexicalIndex:
         return idx
 
 
-def _own_pages(node: Node) -> list[int]:
-    """Pages of ``node`` not covered by any child (a section's introduction)."""
+def _own_pages(idx: LexicalIndex, node: Node) -> list[int]:
+    """Pages of ``node`` not covered by any child (a section's introduction); computed once per node."""
+    key = id(node)
+    own = idx.own_pages.get(key)
+    if own is None:
+        own = idx.own_pages[key] = _uncovered(node)
+    return own
+
+
+def _uncovered(node: Node) -> list[int]:
     covered: set[int] = set()
     for child in node.nodes:
         covered.update(range(child.start_page, child.end_page + 1))
     return [p for p in range(node.start_page, node.end_page + 1) if p not in covered]
 
 
-def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 60,
-                   weight: float = 1.0, **weights: float) -> tuple[list[Hit], list[dict[str, Any]]]:
+def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 60, weight: float = 1.0,
+                   snippets: bool = True, **weights: float) -> tuple[list[Hit], list[dict[str, Any]]]:
     """Best-first descent of one document's tree; returns (hits best first, trace)."""
     idx = lexical_index(doc)
     page_scores, meta = idx.score(question, **weights)
@@ -153,6 +299,16 @@ def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 
     def span(node: Node) -> list[int]:
         return list(range(node.start_page, min(node.end_page, idx.page_count) + 1))
 
+    # A node's score is the best of its pages: one max over each span, computed as the descent needs it.
+    node_best: dict[int, float] = {}
+
+    def best_of(node: Node) -> float:
+        key = id(node)
+        if key not in node_best:
+            lo, hi = node.start_page - 1, min(node.end_page, idx.page_count)
+            node_best[key] = max(page_scores[lo:hi], default=0.0)
+        return node_best[key]
+
     trace: list[dict[str, Any]] = []
     hits: list[Hit] = []
     read: set[int] = set()
@@ -161,7 +317,7 @@ def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 
     # a list means "these pages of the section, to read".
     frontier: list[tuple[float, int, Node, list[int] | None]] = []
     counter = 0
-    heapq.heappush(frontier, (-best(span(root)), counter, root, None))
+    heapq.heappush(frontier, (-best_of(root), counter, root, None))
     steps = 0
     while frontier and len(hits) < top_k and steps < max_steps:
         neg, _, node, pages = heapq.heappop(frontier)
@@ -173,10 +329,10 @@ def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 
             children = []
             for child in node.nodes:
                 counter += 1
-                s = best(span(child))
+                s = best_of(child)
                 heapq.heappush(frontier, (-s, counter, child, None))
                 children.append((s, child.node_id))
-            own = _own_pages(node)
+            own = _own_pages(idx, node)
             if own:
                 counter += 1
                 heapq.heappush(frontier, (-best(own), counter, node, own))
@@ -213,4 +369,6 @@ def lexical_search(doc: Any, question: str, *, top_k: int = 5, max_steps: int = 
                       "score": round(score * weight, 4), "pages": keep})
     if not hits:
         trace.append({"step": steps, "action": "stop", "doc_id": doc.doc_id, "reason": "no section matches the question"})
+    if snippets:
+        add_snippets(doc, question, hits)
     return hits, trace

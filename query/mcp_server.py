@@ -1,6 +1,6 @@
 """MCP server exposing the query tools to agents (stdio and streamable HTTP), on the `mcp` 2.x SDK.
 
-Tools: list_documents, outline, read, read_pages, grep, find, search. Access
+Tools: list_documents, outline, read, read_pages, grep, find, search, answer. Access
 follows query.access: over HTTP the caller's X-API-Key / Bearer key picks its
 document prefixes; over stdio the process's own key ($PAGETREE_API_KEY) does
 (or everything, when no key config exists). Query errors come back as tool
@@ -16,8 +16,9 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from query.access import KeyRing, Principal, load_keys
-from query.errors import Forbidden, QueryError
+from query.errors import Forbidden, InvalidRequest, QueryError
 from query.index import DEFAULT_MAX_CHARS, open_index, open_store
+from query.search import answer as run_answer
 from query.search import search as run_search
 
 MCP_MAX_CHARS = 50_000  # an agent's context is the budget: larger reads continue with the cursor
@@ -110,6 +111,19 @@ def build_server(store: str, keys: KeyRing | None = None, stdio_key: str | None 
         result = run_search(question, doc_ids, store=store, top_k=max(1, min(top_k, 50)), max_steps=max_steps,
                             provider=provider, doc_filter=principal.allows)
         return result.to_dict()
+
+    @server.tool()
+    @guarded
+    def answer(ctx: Context, question: str, doc_ids: list[str] | None = None, top_k: int = 5) -> dict[str, Any]:
+        """Search, then the model's answer; every claim cites doc_id, node_id and pages it was shown."""
+        principal = who(ctx)
+        for doc_id in doc_ids or []:
+            if not principal.allows(doc_id):
+                raise Forbidden(f"document {doc_id!r} is outside the prefixes of this API key")
+        if provider is None:
+            raise InvalidRequest("answers need a model provider: start the server with PAGETREE_MODEL set")
+        return run_answer(question, doc_ids, store=store, provider=provider, top_k=max(1, min(top_k, 10)),
+                          doc_filter=principal.allows)
 
     return server
 

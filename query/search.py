@@ -9,18 +9,23 @@ tree, and merges the hits best first.
 from __future__ import annotations
 
 import os
+import re
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from query.errors import InvalidRequest, NotFoundError
 from query.index import DocIndex, open_index, open_store
-from query.lexical import Hit, lexical_search
+from query.lexical import Hit, add_snippets, lexical_search
 from query.text import BM25, tokenize
 from query.xref import refs_with_targets
 
 NAVIGATORS = ("lexical", "llm")
-OUTLINE_DESCRIPTION_LIMIT = 200  # catalogs up to this size describe documents by their top-level outline too
+OUTLINE_DESCRIPTION_LIMIT = 200  # catalogs up to this size describe documents by their outline too
+OUTLINE_LEVELS = 2  # how deep that outline goes
 CITATION_KEYS = ("doc_id", "node_id", "path", "start_page", "end_page", "pages", "score")
+TITLE_FIELD_WEIGHT = 3.0  # catalog selection: a title match counts three description matches
+_NAMED = re.compile(r"(?:Company|Trading symbols): ([^.]*(?:\.(?! )[^.]*)*)")
 
 
 @dataclass
@@ -53,15 +58,16 @@ def _check(question: str, navigator: str, max_steps: int, top_k: int) -> None:
 
 
 def search_doc(doc: DocIndex, question: str, *, navigator: str = "lexical", max_steps: int = 60, top_k: int = 10,
-               provider: Any = None, weight: float = 1.0) -> SearchResult:
-    """Search one loaded document."""
+               provider: Any = None, weight: float = 1.0, weights: dict[str, float] | None = None) -> SearchResult:
+    """Search one loaded document; ``weights`` overrides the lexical navigator's (query.lexical.score)."""
     _check(question, navigator, max_steps, top_k)
     if navigator == "llm":
         from query.llm import llm_search
 
         hits, trace = llm_search(doc, question, provider=provider, max_steps=max_steps, top_k=top_k)
+        add_snippets(doc, question, hits)
         return SearchResult(question, hits, trace)
-    hits, trace = lexical_search(doc, question, top_k=top_k, max_steps=max_steps, weight=weight)
+    hits, trace = lexical_search(doc, question, top_k=top_k, max_steps=max_steps, weight=weight, **(weights or {}))
     _offer_xrefs(doc, hits[:3], trace)
     return SearchResult(question, hits, trace)
 
@@ -76,31 +82,75 @@ def _offer_xrefs(doc: DocIndex, hits: list[Hit], trace: list[dict[str, Any]]) ->
             trace.append({"action": "xrefs", "doc_id": doc.doc_id, "node_id": hit.node_id, "refs": refs[:5]})
 
 
+def _describe_row(st: Any, row: dict[str, Any], outline_ok: bool) -> tuple[str, str] | None:
+    """(name text, description text) of a catalog row: the title and description indexing wrote
+    (parsers/describe.py); rows published before descriptions existed fall back to their tree."""
+    name = f'{row["doc_id"].replace("_", " ").replace("-", " ")} {row.get("title") or ""}'
+    desc = str(row.get("description") or "")
+    if outline_ok:
+        # A small catalog also reads each tree once: its section titles two levels deep say what a manual
+        # covers far better than one line ("Where does the manual explain sources.list?").
+        try:
+            doc = open_index(st, row["doc_id"], row.get("version"))
+        except NotFoundError:
+            return None
+        if not desc or not row.get("doc_kind"):  # published before descriptions existed
+            name = f"{name} {doc.tree.title}"
+            desc = " ".join([doc.tree.description or desc, doc.tree.root.summary])
+        desc = " ".join([desc, *(n.title for n in doc.tree.root.walk() if 1 <= n.level <= OUTLINE_LEVELS)])
+    # The issuer and its tickers name a filing as much as its title does ("JnJ", "JPM"): parsers/describe.py
+    # writes them into the description as "Company: …" and "Trading symbols: …".
+    names = _NAMED.findall(desc)
+    return " ".join([name, *names]), desc
+
+
+_FIELDS: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[list[str], BM25, BM25]] = {}
+_FIELDS_LOCK = threading.Lock()
+
+
+def _catalog_fields(st: Any, rows: list[dict[str, Any]]) -> tuple[list[str], BM25, BM25]:
+    """(doc ids, BM25 over names, BM25 over descriptions) of these catalog rows, built once per catalog state
+    (the rows' versions): selection then costs one catalog listing and two scorings."""
+    key = (st.uri, tuple(sorted((r["doc_id"], str(r.get("version"))) for r in rows)))
+    with _FIELDS_LOCK:
+        hit = _FIELDS.get(key)
+    if hit is not None:
+        return hit
+    ids, names, descs = [], [], []
+    for row in rows:
+        described = _describe_row(st, row, len(rows) <= OUTLINE_DESCRIPTION_LIMIT)
+        if described is None:
+            continue
+        ids.append(row["doc_id"])
+        names.append(tokenize(described[0]))
+        descs.append(tokenize(described[1]))
+    built = (ids, BM25(names), BM25(descs))
+    with _FIELDS_LOCK:
+        if len(_FIELDS) >= 16:
+            _FIELDS.clear()
+        _FIELDS[key] = built
+    return built
+
+
 def select_documents(store: Any, question: str, max_docs: int = 3,
                      doc_filter: Callable[[str], bool] | None = None) -> tuple[list[tuple[str, float]], dict[str, Any]]:
-    """Documents worth searching, best first, by BM25 over catalog descriptions (title, id, top-level outline)."""
+    """Documents worth searching, best first: BM25F-style over catalog titles (x3) and descriptions."""
     st = open_store(store)
     rows = [r for r in st.catalog() if doc_filter is None or doc_filter(r["doc_id"])]
     if not rows:
         raise NotFoundError(f"no documents in {st.uri}")
-    descriptions = []
-    for row in rows:
-        # Names (id, title) are repeated: "3M" in a question should beat a shared phrase like "cash flows".
-        name = f'{row["doc_id"].replace("_", " ").replace("-", " ")} {row.get("title") or ""} '
-        words = [name * 3, str(row.get("description") or "")]
-        # latest.json carries a description for documents published since it was added; older ones are
-        # described by their top-level outline, while one tree.json per document stays affordable.
-        if not row.get("description") and len(rows) <= OUTLINE_DESCRIPTION_LIMIT:
-            try:
-                doc = open_index(st, row["doc_id"], row.get("version"))
-                words.append(doc.tree.root.summary)
-                words.extend(n.title for n in doc.tree.root.nodes)
-            except NotFoundError:
-                continue
-        descriptions.append((row["doc_id"], tokenize(" ".join(words))))
-    bm25 = BM25([d for _, d in descriptions])
-    scores = bm25.scores(tokenize(question))
-    ranked = sorted(zip((d for d, _ in descriptions), scores), key=lambda x: (-x[1], x[0]))
+    ids, name_bm25, desc_bm25 = _catalog_fields(st, rows)
+    q = tokenize(question)
+    # Names (title, id, issuer, tickers) weigh three times the description: "3M" in a question should beat a
+    # shared phrase like "cash flows"; each field is its own BM25 so a long description cannot drown a title.
+    # Names are matched by the question's names only: capitalised words and numbers ("Adobe", "JnJ", "FY2017").
+    # A headline title ("… Reports Fourth Quarter and Full Year 2022 Financial and Operating Results") would
+    # otherwise win on "operating" and "financial", words rare among titles but not names of anything.
+    named = tokenize(" ".join(w for w in question.split() if w[:1].isupper() or any(c.isdigit() for c in w)))
+    name_scores = name_bm25.scores(named) if ids else []
+    desc_scores = desc_bm25.scores(q) if ids else []
+    scores = [TITLE_FIELD_WEIGHT * a + b for a, b in zip(name_scores, desc_scores)]
+    ranked = sorted(zip(ids, scores), key=lambda x: (-x[1], x[0]))
     # Always search max_docs documents: a short catalog description misses most of what a document
     # covers, so a document that scores 0 here may still hold the best section (it keeps half weight).
     chosen = ranked[:max_docs]
@@ -115,7 +165,8 @@ def select_documents(store: Any, question: str, max_docs: int = 3,
 
 def search(question: str, doc_ids: list[str] | None = None, *, store: Any = None, navigator: str = "lexical",
            max_steps: int = 60, top_k: int = 10, max_docs: int = 3, provider: Any = None,
-           version: str | None = None, doc_filter: Callable[[str], bool] | None = None) -> SearchResult:
+           version: str | None = None, doc_filter: Callable[[str], bool] | None = None,
+           weights: dict[str, float] | None = None) -> SearchResult:
     """Search the given documents (or the best-matching ones of the catalog); hits best first.
 
     ``store`` defaults to $PAGETREE_STORE; ``version`` pins the version when a single doc is given;
@@ -135,7 +186,7 @@ def search(question: str, doc_ids: list[str] | None = None, *, store: Any = None
     for doc_id, weight in targets:
         doc = open_index(store, doc_id, version if doc_ids else None)
         found = search_doc(doc, question, navigator=navigator, max_steps=max_steps, top_k=top_k,
-                           provider=provider, weight=weight)
+                           provider=provider, weight=weight, weights=weights)
         hits.extend(found.results)
         trace.extend(found.trace)
     hits.sort(key=lambda h: -h.score)  # stable: within a document the navigator's order is kept
@@ -143,12 +194,14 @@ def search(question: str, doc_ids: list[str] | None = None, *, store: Any = None
 
 
 def answer(question: str, doc_ids: list[str] | None = None, *, store: Any = None, provider: Any = None,
-           navigator: str = "lexical", top_k: int = 5, max_steps: int = 60) -> dict[str, Any]:
+           navigator: str = "lexical", top_k: int = 5, max_steps: int = 60,
+           doc_filter: Callable[[str], bool] | None = None) -> dict[str, Any]:
     """Search, then let the model answer from the hits' pages; claims cite node ids and pages."""
     from query.llm import answer as llm_answer
 
     store = store if store is not None else os.environ.get("PAGETREE_STORE", "./index")
-    found = search(question, doc_ids, store=store, navigator=navigator, top_k=top_k, max_steps=max_steps, provider=provider)
+    found = search(question, doc_ids, store=store, navigator=navigator, top_k=top_k, max_steps=max_steps, provider=provider,
+                   doc_filter=doc_filter)
     out = llm_answer(question, found.results, store=store, provider=provider)
     out["results"] = [h.to_dict() for h in found.results]
     out["trace"] = found.trace

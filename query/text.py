@@ -8,24 +8,31 @@ scorer so comparisons measure structure, not tokenizers.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
-_TOKEN = re.compile(r"[a-z0-9]+")
+from query.normalize import normalize
 
+_TOKEN = re.compile(r"[^\W_]+")
+_LETTER_DIGIT = re.compile(r"[^\W\d_]+|\d+")
+
+# The Snowball project's English stop word list (snowballstem.org/algorithms/english/stop.txt), without
+# its contractions (the tokenizer splits them): a standard list, fitted to no question set. Question
+# boilerplate ("explain", "provide", "manual") stays a query term; BM25's idf and the navigator weigh it.
 STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before being below
-    between both but by can could did do does doing down during each few for from further had has have having
-    he her here hers him his how i if in into is it its itself just me more most my no nor not now of off on
-    once only or other our ours out over own same she should so some such than that the their theirs them then
-    there these they this those through to too under until up very was we were what when where which while who
-    whom why will with would you your yours shown give response question relying details based using please
-    answer provide""".split()
+    """i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers
+    herself it its itself they them their theirs themselves what which who whom this that these those am is are
+    was were be been being have has had having do does did doing would should could ought a an the and but if
+    or because as until while of at by for with about against between into through during before after above
+    below to from up down in out on off over under again further then once here there when where why how all
+    any both each few more most other some such no nor not only own same so than too very cannot""".split()
 )
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A light suffix stripper (plurals, -ing, -ed): enough to join 'statements'/'statement'."""
     if len(word) <= 3 or word.isdigit():
@@ -37,8 +44,18 @@ def stem(word: str) -> str:
 
 
 def tokenize(text: str) -> list[str]:
-    """Lower-case word tokens, stop words removed, lightly stemmed."""
-    return [stem(t) for t in _TOKEN.findall(text.lower()) if t not in STOPWORDS]
+    """Lower-case word tokens of the normalised text (query.normalize), stop words removed, lightly stemmed.
+
+    A token that mixes letters and digits ("fy2018", "10k") also yields its parts of two or more
+    characters, so "FY2018" meets "fiscal year 2018" and "Form 10-K" meets "10K"."""
+    out: list[str] = []
+    for t in _TOKEN.findall(normalize(text).lower()):
+        if t in STOPWORDS:
+            continue
+        out.append(stem(t))
+        if not (t.isalpha() or t.isdigit()):
+            out.extend(p for p in _LETTER_DIGIT.findall(t) if len(p) >= 2 and p not in STOPWORDS and p != t)
+    return out
 
 
 class BM25:
@@ -59,9 +76,10 @@ class BM25:
         df = len(self.postings.get(term, ()))
         return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
 
-    def scores(self, query: Iterable[str]) -> list[float]:
+    def scores(self, query: Iterable[str] | Mapping[str, float]) -> list[float]:
+        """One score per item; ``query`` is tokens, or {token: weight} for weighted query terms."""
         out = [0.0] * self.n
-        for term, qtf in Counter(query).items():
+        for term, qtf in (query if isinstance(query, Mapping) else Counter(query)).items():
             postings = self.postings.get(term)
             if not postings:
                 continue

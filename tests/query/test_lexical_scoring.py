@@ -12,9 +12,9 @@ class FakeDoc:
     doc_id = "doc"
     version = "0" * 16
 
-    def __init__(self, pages: list[str], root: Node):
+    def __init__(self, pages: list[str], root: Node, doc_kind: str = "filing"):
         self._pages = pages
-        self.tree = type("Tree", (), {"root": root, "page_count": len(pages)})()
+        self.tree = type("Tree", (), {"root": root, "page_count": len(pages), "doc_kind": doc_kind})()
         self._nodes = list(root.walk())
 
     def pages(self) -> list[dict]:
@@ -73,3 +73,52 @@ def test_a_statement_cue_counts_once_however_deeply_the_statement_is_nested():
     doc = FakeDoc(pages, Node("0000", "Report", 0, 1, 2, nodes=[single, outer]))
     scores, _ = LexicalIndex(doc).score("What were total liabilities on the balance sheet?", title_weight=0.0)
     assert scores[0] == scores[1] > 0
+
+
+def test_the_filing_profile_applies_to_filings_only():
+    """Statement cues are filing knowledge: a manual with a "Balance sheet" chapter gets none of them."""
+    pages = ["Notes on the weather station. Leases and other commitments.",
+             "Balance sheet of the workshop budget\nTotal liabilities are listed in the appendix."]
+    tree = Node("0000", "Report", 0, 1, 2, nodes=[Node("0001", "Intro", 1, 1, 1), Node("0002", "Balance Sheet", 1, 2, 2)])
+    question = "What were total liabilities on the balance sheet?"
+    filing, _ = LexicalIndex(FakeDoc(pages, tree, "filing")).score(question, title_weight=0.0)
+    manual, _ = LexicalIndex(FakeDoc(pages, tree, "manual")).score(question, title_weight=0.0)
+    assert abs(filing[1] - manual[1] - 2.0) < 1e-9  # the cue, once from the section title and once from the page heading
+    assert manual == LexicalIndex(FakeDoc(pages, tree, "manual")).score(question, title_weight=0.0, cue_weight=0.0)[0]
+
+
+def test_neighbouring_query_terms_beat_the_same_words_scattered():
+    """Proximity: "tail recursion" as a phrase (either order: book indexes invert terms) beats both words apart."""
+    pages = ["Recursion is covered later. Every list has a tail. Unrelated words fill this page.",
+             "Tail recursion: a call in tail position reuses the frame.",
+             "The index lists recursion, tail."]
+    tree = Node("0000", "Book", 0, 1, 3, nodes=[Node("0001", "One", 1, 1, 1), Node("0002", "Two", 1, 2, 2),
+                                               Node("0003", "Three", 1, 3, 3)])
+    doc = FakeDoc(pages, tree, "manual")
+    apart, _ = LexicalIndex(doc).score("recursion, tail", pair_weight=0.0, heading_weight=0.0)
+    near, _ = LexicalIndex(doc).score("recursion, tail", pair_weight=1.0, heading_weight=0.0)
+    assert near[1] > apart[1] and near[2] > apart[2] and near[0] == apart[0]
+
+
+def test_words_that_name_the_document_do_not_steer_inside_it():
+    """ "Where does the manual explain X?" asked of a manual: "manual" picked the document; every page is in it."""
+    pages = ["About this manual: this manual is the manual of the Widget. The manual has chapters.",
+             "Calibration of the widget sensor is done monthly.", "Other matters."]
+    tree = Node("0000", "Widget Manual", 0, 1, 3, nodes=[Node("0001", "About", 1, 1, 1),
+                                                       Node("0002", "Calibration", 1, 2, 2), Node("0003", "Other", 1, 3, 3)])
+    doc = FakeDoc(pages, tree, "manual")
+    question = "Where does the manual explain sensor calibration?"
+    assert LexicalIndex(doc).query_terms(question, name_weight=0.0) == {"explain": 1.0, "sensor": 1.0, "calibration": 1.0}
+    hits, _ = lexical_search(doc, question, top_k=1, name_weight=0.0)
+    assert hits[0].pages == [2]
+
+
+def test_a_running_head_is_not_a_page_heading():
+    from query.lexical import page_heading, running_lines
+
+    topics = ["Mounting", "Wiring", "Cleaning", "Calibration", "Storage", "Disposal"]
+    texts = [f"Chapter 2: Widgets {10 + i}\n{t} of the widget" for i, t in enumerate(topics)] + ["Index\nwidgets, 12"]
+    running = running_lines(texts)
+    assert page_heading(texts[3], running).startswith("Calibration of")  # the chapter's running head is skipped
+    assert page_heading(texts[6], running).startswith("Index")  # a line on one page is a heading
+    assert running_lines(texts[:3]) == frozenset()  # three pages are too few to call anything running

@@ -131,3 +131,57 @@ def test_http_answer_route_cites_and_needs_a_provider(query_store, openai_server
         assert r.status_code == 503
     finally:
         with_model.should_exit = without.should_exit = True
+
+
+def _cli_env(server) -> dict:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "PAGETREE_"))}
+    return {**env, "PAGETREE_MODEL": "gpt-4o-mini", "OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "sk-test",
+            "PAGETREE_MODEL_MAX_RETRIES": "0"}
+
+
+def _run_cli(env: dict, *args: str):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    return subprocess.run([sys.executable, "-m", "flows.cli", *args], capture_output=True, text=True, env=env,
+                          cwd=Path(__file__).resolve().parents[2], timeout=120)
+
+
+def test_cli_search_with_the_llm_navigator_uses_the_configured_model(query_store, openai_server):
+    doc = open_index(query_store["uri"], "acme-handbook")
+    calibration = next(n.node_id for n in doc.nodes() if n.title == "4.2 Calibration")
+    openai_server.push(_act("read", calibration))
+    openai_server.push(_act("stop", "", [10]))
+    out = _run_cli(_cli_env(openai_server), "search", "How often is the load sensor calibrated?", "--doc", "acme-handbook",
+                   "--navigator", "llm", "--store", query_store["uri"], "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert [t["action"] for t in data["trace"]] == ["read", "stop"]  # the model navigated, no lexical fallback
+    first = data["results"][0]
+    assert (first["node_id"], first["pages"], first["title"]) == (calibration, [10], "4.2 Calibration")
+    assert "90 days" in first["snippet"] and first["version"] == doc.version
+    assert len(openai_server.requests) == 2
+    bare = {k: v for k, v in _cli_env(openai_server).items() if k != "PAGETREE_MODEL"}
+    out = _run_cli(bare, "search", "x", "--doc", "acme-handbook", "--navigator", "llm", "--store", query_store["uri"])
+    assert out.returncode == 2 and "PAGETREE_MODEL" in out.stderr
+
+
+def test_cli_answer_prints_the_answer_and_its_citations(query_store, openai_server):
+    doc = open_index(query_store["uri"], "acme-handbook")
+    appendix = next(n.node_id for n in doc.nodes() if n.title.startswith("Appendix C"))
+    openai_server.push(json.dumps({"answer": "ZX-9981", "claims": [
+        {"text": "The gasket is ZX-9981", "doc_id": "acme-handbook", "node_id": appendix, "pages": [11]}]}))
+    out = _run_cli(_cli_env(openai_server), "answer", "gasket part number", "--doc", "acme-handbook",
+                   "--store", query_store["uri"], "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["answer"] == "ZX-9981" and data["claims"][0]["pages"] == [11] and data["dropped_claims"] == 0
+    assert data["results"][0]["title"] == "Appendix C Spare parts" and "ZX-9981" in data["results"][0]["snippet"]
+    openai_server.fail_all(Fault.server_error(503))
+    out = _run_cli(_cli_env(openai_server), "answer", "gasket part number", "--doc", "acme-handbook",
+                   "--store", query_store["uri"])
+    assert out.returncode == 1 and out.stderr.splitlines()[-1].startswith("pagetree: model error:")
+    assert "Traceback" not in out.stderr

@@ -117,7 +117,11 @@ def test_cli_search_json_contract(query_store):
     data = json.loads(out.stdout)
     assert set(data) == {"results", "trace"}
     first = data["results"][0]
-    assert set(first) == {"doc_id", "node_id", "path", "start_page", "end_page", "pages", "score"}
+    # The citation keys (the original contract), plus the fields HTTP and MCP return: title, version, snippet.
+    assert set(first) == {"doc_id", "node_id", "path", "start_page", "end_page", "pages", "score", "title", "version",
+                          "snippet"}
+    assert first["title"] == "Appendix C Spare parts" and len(first["version"]) == 16
+    assert "gasket has part number ZX-9981" in first["snippet"]
     assert (first["doc_id"], first["path"], first["start_page"], first["end_page"], first["pages"]) == \
         ("acme-handbook", "Appendix C Spare parts", 11, 11, [11])
     assert [r["score"] for r in data["results"]] == sorted((r["score"] for r in data["results"]), reverse=True)

@@ -1,0 +1,269 @@
+"""What a document is and what it is called: its kind, printed title and catalog description.
+
+The catalog picks documents for a question that names none, so each document needs a title a reader
+would recognise and a description that says what it covers. PDF metadata is a poor source (titles such
+as "0000004962-23-000006", or none) and a document's first page is often cover boilerplate ("Indicate by
+check mark if the registrant ..."). This module reads instead:
+
+- the SEC cover page of a filing: registrant, form, the period it covers, trading symbols;
+- the title printed on the first pages of anything else: the largest type on them;
+- the top-level outline (the chapter or Item titles) for the description.
+
+``doc_kind`` is ``"filing"`` (an SEC form, or a financial report whose pages are headed by financial
+statements, such as an earnings release), ``"manual"`` (a structured book: a contents outline of at
+least a few chapters), or ``"other"``. Query profiles key on it (query/profiles.py): filing knowledge
+applies to filings only. Pure over plain data: page texts, positioned lines, the tree's root.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from index_store.model import DOC_KINDS, Node
+from parsers.layout import PageLayout
+
+COVER_HEAD = 600         # characters of a cover page that hold the Commission's name (the form within twice that)
+COVER_PAGES = 3          # a filing's cover page, or a book's title page, is among the first pages
+TITLE_PAGES = 3
+MAX_TITLE = 200
+OUTLINE_TITLES = 40      # top-level titles kept in a description
+MIN_MANUAL_CHAPTERS = 3  # top-level sections that make a structured book
+STATEMENT_PAGES = 2      # pages headed by a financial statement that make a financial report
+MIN_ITEMS = 3            # top-level "Item N" sections that make a filing (as parsers/filings.py reads TOCs)
+TITLE_SIZE_RATIO = 1.15  # a printed title is set at least this much larger than the body text
+
+_SEC = re.compile(r"securities\s+and\s+exchange\s+commission", re.I)
+_FORM = re.compile(r"\bform\s+(10-k(?:t|405)?|10-q(?:t)?|8-k|20-f|40-f|6-k|s-1|s-4|def\s*14a|11-k)\b", re.I)
+_REGISTRANT = re.compile(r"\(\s*exact\s+name\s+of\s+registrants?\b", re.I)
+_MONTH = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+          r"\s+\d{1,2}\s*,?\s*\d{4}")
+# Two-column covers interleave cells ("For the quarterly period ended / Commission file / June 30, 2022").
+_PERIOD = re.compile(r"for\s+the\s+(fiscal\s+year|quarterly\s+period|transition\s+period)\s+ended\b.{0,60}?(" + _MONTH + ")",
+                     re.I)
+# A press release names its issuer with its listing: "Johnson & Johnson (NYSE: JNJ) today announced ...".
+_LISTED = re.compile(r"([A-Z][\w.&,'’ -]{1,60}?)\s*\(\s*(?:NYSE|NASDAQ|Nasdaq|NYSE American|ASX|LSE)\s*:\s*([A-Z]{1,5}(?:\.[A-Z])?)\s*\)")
+_FINANCIALS = re.compile(r"balance\s+sheets?|statements?\s+of\s+(?:consolidated\s+)?(?:operations|income|earnings|cash\s+flows?)"
+                         r"|statements?\s+of\s+financial\s+position", re.I)
+_REPORT_DATE = re.compile(r"date\s+of\s+report[^:\n]*(?:\n[^:\n]*)?:?\s*\(?\s*(" + _MONTH + r")", re.I)
+_SYMBOL_HEAD = re.compile(r"trading\s+symbol", re.I)
+_SYMBOL = re.compile(r"^[A-Z]{1,5}(?:\.[A-Z])?$")
+_COMPANY = re.compile(r"(?:^|\b)(?:inc|incorporated|corp|corporation|company|co|ltd|limited|plc|n\.?v|s\.?a|llc|l\.?p|group|"
+                      r"holdings?|&\s*co)\.?\s*$", re.I)
+# Headings of the primary financial statements: a report whose pages open with them is a financial report.
+_STATEMENT_HEADING = re.compile(
+    r"\b(?:consolidated\s+)?(?:balance\s+sheets?|statements?\s+of\s+(?:consolidated\s+)?(?:operations|income|earnings|"
+    r"cash\s+flows?|financial\s+(?:position|condition)))\b", re.I)
+_ITEM = re.compile(r"^item\s+\d{1,2}[a-z]?\b", re.I)
+_GENERATED = re.compile(r"^(?:pages?\s+\d+|front\s+matter)\b", re.I)
+_MONTHS = ("january february march april may june july august september october november december").split()
+
+
+@dataclass
+class Description:
+    """The kind, title and catalog description of one document, with the facts they were read from."""
+
+    doc_kind: str
+    title: str
+    description: str
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+def _lines(text: str) -> list[str]:
+    return [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def cover_facts(texts: Sequence[str]) -> dict[str, Any]:
+    """Registrant, form, period and trading symbols from an SEC cover page ({} when there is none)."""
+    for number, text in enumerate(texts[:COVER_PAGES], start=1):
+        flat = _flat(text)
+        # A cover page opens with the Commission's name and the form; a release that mentions them later is no cover.
+        form = _FORM.search(flat[:COVER_HEAD * 2])
+        if not (_SEC.search(flat[:COVER_HEAD]) and form):
+            continue
+        facts: dict[str, Any] = {"form": re.sub(r"\s+", " ", form.group(1)).upper(), "cover_page": number}
+        period = _PERIOD.search(flat)
+        if period:
+            kind = " ".join(period.group(1).lower().split())
+            facts["period"] = {"quarterly period": "quarter"}.get(kind, kind)
+            facts["period_end"] = _flat(period.group(2))
+        elif (report := _REPORT_DATE.search(text)):
+            facts["period"] = "report date"
+            facts["period_end"] = _flat(report.group(1))
+        if "period_end" in facts:
+            facts["fiscal_year"] = fiscal_year(facts["period_end"], facts["period"])
+        company = registrant(text)
+        if company:
+            facts["company"] = company
+        symbols = trading_symbols(text)
+        if symbols:
+            facts["symbols"] = symbols
+        return facts
+    return {}
+
+
+def release_facts(texts: Sequence[str]) -> dict[str, Any]:
+    """Issuer and ticker of a financial press release (an earnings release, say): {} when there is none."""
+    for text in texts[:2]:
+        m = _LISTED.search(_flat(text))
+        if m and any(_FINANCIALS.search(t) for t in texts):
+            name = re.split(r"\s[-–—]\s", m.group(1))[-1].strip(" ,-–—")  # after a dateline "CITY - date - "
+            return {"company": name, "symbols": [m.group(2)], "lead": _flat(text)[:300]}
+    return {}
+
+
+def fiscal_year(period_end: str, period: str) -> int | None:
+    """The fiscal year a period ending on ``period_end`` is named by.
+
+    Annual reports ending in January (retailers' 52/53-week years) are named by the year before: Best Buy's
+    year ended February 1, 2020 is its fiscal 2020 but Walmart's ended January 31, 2019 is fiscal 2019, so
+    only January moves back a year; the description carries both years anyway.
+    """
+    m = re.search(r"([a-z]+)\s+\d{1,2}\s*,?\s*(\d{4})", period_end.lower())
+    if not m:
+        return None
+    year = int(m.group(2))
+    return year - 1 if period == "fiscal year" and m.group(1) == "january" else year
+
+
+def registrant(text: str) -> str:
+    """The registrant's name: the line printed just above "(Exact name of registrant as specified in its charter)",
+    else the first cover line that ends like a company name ("3M COMPANY", "Foot Locker, Inc.")."""
+    m = _REGISTRANT.search(text)
+    if not m:
+        return next((ln for ln in _lines(text) if _COMPANY.search(ln) and len(ln) <= 80
+                     and not re.search(r"exchange|commission|securities|act\b", ln, re.I)), "")
+    lines = _lines(text[: m.start()])
+    for j in range(len(lines) - 1, max(-1, len(lines) - 4), -1):
+        cand = lines[j].strip(" ,")
+        if _name_like(cand):
+            if j > 0 and _COMPANY.fullmatch(cand):  # "AMCOR" / "PLC" set on two lines
+                cand = f"{lines[j - 1].strip(' ,')} {cand}"
+            return cand[:MAX_TITLE]
+    # Some covers print the name below its caption: the first name-like line after the parenthesis closes.
+    after = _lines(text[m.end():].split(")", 1)[-1])
+    named = [ln.strip(" ,") for ln in after[:4] if _name_like(ln.strip(" ,"))]
+    return next((ln for ln in named if _COMPANY.search(ln)), named[0] if named else "")[:MAX_TITLE]
+
+
+def _name_like(line: str) -> bool:
+    return bool(re.search(r"[A-Za-z]{2}", line)) and not re.search(
+        r"commission\s+file|^\(|^for\s+the\b|number|pursuant|\d{4}\)?$", line, re.I)
+
+
+def trading_symbols(text: str) -> list[str]:
+    """Ticker symbols from the cover's "Trading Symbol(s)" table (newer forms), in order, de-duplicated."""
+    lines = _lines(text)
+    for i, line in enumerate(lines):
+        if _SYMBOL_HEAD.search(line):
+            found = [w for ln in lines[i + 1: i + 16] for w in ln.split() if _SYMBOL.match(w) and len(w) >= 2]
+            return list(dict.fromkeys(w for w in found if w not in {"NYSE", "LLC", "INC", "CO", "USD", "EUR"}))[:4]
+    return []
+
+
+def printed_title(layouts: Sequence[PageLayout]) -> str:
+    """The largest type on the first pages, when it stands out from the body text (consecutive lines of
+    that size joined, at most three): the printed title. '' when no line is set larger than the body."""
+    sizes: dict[float, int] = {}
+    for layout in layouts[:TITLE_PAGES]:
+        for ln in layout.lines:
+            if ln.size > 0:
+                sizes[round(ln.size, 1)] = sizes.get(round(ln.size, 1), 0) + len(ln.text)
+    if not sizes:
+        return ""
+    body = max(sizes, key=lambda k: sizes[k])
+    best_size, best = body * TITLE_SIZE_RATIO, []
+    for layout in layouts[:TITLE_PAGES]:
+        lines = [ln for ln in layout.lines if ln.size > 0 and len(re.findall(r"[^\W\d_]", ln.text)) >= 3]
+        if not lines:
+            continue
+        size = max(ln.size for ln in lines)
+        if size < best_size * 1.05 if best else size < best_size:
+            continue
+        run: list[str] = []
+        for ln in sorted(lines, key=lambda l: (l.y0, l.x0)):
+            if ln.size >= size * 0.9:
+                run.append(" ".join(ln.text.split()))
+            elif run:
+                break
+        best_size, best = size, run[:3]
+        break  # the first page with a line standing out holds the title (a later page's banner is not it)
+    # Text drawn twice for a bold or shadow effect comes out doubled ("TikZ TikZ"): keep one copy.
+    return re.sub(r"\b(\S+)(?: \1\b)+", r"\1", " ".join(best))[:MAX_TITLE].strip()
+
+
+def sensible_metadata_title(title: str) -> str:
+    """The PDF's metadata title when it reads like a title (words), not an id, a file name or a tool's default."""
+    title = " ".join((title or "").split())
+    if len(re.findall(r"[A-Za-z]{2,}", title)) < 2 or len(title) > MAX_TITLE:
+        return ""
+    if re.search(r"\.(?:pdf|docx?|tex|dvi|indd)\b|^microsoft\s+word|^untitled|^document\d*$", title, re.I):
+        return ""
+    return title
+
+
+def top_titles(root: Node) -> list[str]:
+    """Titles of the real top-level sections (made-up page groups and front matter left out)."""
+    out = []
+    for child in root.nodes:
+        if child.extra.get("kind") in ("front_matter", "page_group") or _GENERATED.match(child.title):
+            continue
+        out.append(" ".join(child.title.split()))
+    return out[:OUTLINE_TITLES]
+
+
+def classify(texts: Sequence[str], root: Node, facts: dict[str, Any]) -> str:
+    """"filing" | "manual" | "other" (see the module docstring)."""
+    if facts.get("form") or facts.get("symbols"):
+        return "filing"
+    if sum(1 for n in root.walk() if n.level in (1, 2) and _ITEM.match(n.title.strip())) >= MIN_ITEMS:
+        return "filing"
+    headed = sum(1 for t in texts if _STATEMENT_HEADING.search(" ".join(_lines(t)[:6])))
+    if headed >= STATEMENT_PAGES:
+        return "filing"
+    chapters = [c for c in root.nodes if c.extra.get("kind") not in ("front_matter", "page_group")
+                and not _GENERATED.match(c.title)]
+    return "manual" if len(chapters) >= MIN_MANUAL_CHAPTERS else "other"
+
+
+def describe(texts: Sequence[str], layouts: Sequence[PageLayout], root: Node, *, metadata_title: str = "",
+             fallback_title: str = "", summary: str = "") -> Description:
+    """Kind, title and description of a document from its page texts, first pages' layouts and tree."""
+    facts = cover_facts(texts) or release_facts(texts)
+    kind = classify(texts, root, facts)
+    assert kind in DOC_KINDS
+    printed = printed_title(layouts)
+    meta = sensible_metadata_title(metadata_title)
+    outline = top_titles(root)
+    parts: list[str] = []
+    if facts.get("form"):
+        company = facts.get("company") or printed or meta or fallback_title
+        period = ""
+        if facts.get("period_end"):
+            period = (f"report dated {facts['period_end']}" if facts["period"] == "report date"
+                      else f"{facts['period']} ended {facts['period_end']}")
+        title = " ".join(x for x in (company, f"Form {facts['form']}", f"for the {period}" if period else "") if x)
+        years = {facts.get("fiscal_year")} | {int(y) for y in re.findall(r"\d{4}", facts.get("period_end", ""))}
+        fy = " ".join(f"fiscal year {y} FY{y}" for y in sorted(y for y in years if y))
+        parts += [title, f"Company: {company}", f"Form {facts['form']}", fy]
+        if facts.get("symbols"):
+            parts.append("Trading symbols: " + " ".join(facts["symbols"]))
+    elif facts.get("company"):  # a press release: its headline, issuer, ticker and opening lines
+        title = printed or f"{facts['company']} news release"
+        parts += [title, f"Company: {facts['company']}", "Trading symbols: " + " ".join(facts["symbols"]), facts["lead"]]
+    else:
+        title = printed or meta or fallback_title
+        parts.append(title)
+        if meta and meta.casefold() != title.casefold():
+            parts.append(meta)
+        if summary and kind != "filing":
+            parts.append(_flat(summary)[:300])
+    if outline:
+        parts.append("Contents: " + "; ".join(outline))
+    description = ". ".join(p.strip(" .") for p in parts if p and p.strip(" ."))
+    return Description(kind, title[:MAX_TITLE] or fallback_title, description, facts)

@@ -1,0 +1,107 @@
+"""Document kind, printed title and catalog description at index time (parsers/describe.py), on PDFs built in code."""
+
+from __future__ import annotations
+
+import json
+
+import pymupdf
+
+from index_store.model import Node, Tree
+from parsers.describe import cover_facts, describe, fiscal_year, printed_title, release_facts
+from parsers.pipeline import PipelineSettings, index_document
+from parsers.layout import Line, PageLayout
+
+COVER = """UNITED STATES
+SECURITIES AND EXCHANGE COMMISSION
+Washington, D.C. 20549
+FORM 10-K
+ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934
+For the fiscal year ended
+Commission file number 1-1234
+January 30, 2021
+GLOBEX
+CORPORATION
+(Exact name of registrant as specified in its charter)
+Securities registered pursuant to Section 12(b) of the Act:
+Title of each class
+Trading Symbol(s)
+Name of each exchange on which registered
+Common stock
+GBX
+New York Stock Exchange
+Indicate by check mark if the registrant is a well-known seasoned issuer."""
+
+
+def _pdf(path, pages: list[list[tuple[str, float]]], toc: list[list] | None = None, title: str = "") -> str:
+    """One page per list of (line, font size) drawn top to bottom."""
+    doc = pymupdf.open()
+    for lines in pages:
+        page = doc.new_page(width=612, height=792)
+        y = 72.0
+        for text, size in lines:
+            page.insert_text((72, y), text, fontsize=size)
+            y += size * 1.6
+    if toc:
+        doc.set_toc(toc)
+    doc.set_metadata({"title": title})
+    doc.save(path)
+    return str(path)
+
+
+def test_a_filing_cover_gives_company_form_period_and_symbols():
+    facts = cover_facts([COVER])
+    assert facts["form"] == "10-K" and facts["company"] == "GLOBEX CORPORATION"  # name set on two lines
+    assert facts["period_end"] == "January 30, 2021" and facts["symbols"] == ["GBX"]  # a two-column cover
+    assert facts["fiscal_year"] == 2020  # a year ending in January is named by the year before
+    assert fiscal_year("June 30, 2023", "fiscal year") == 2023
+    release = "PepsiCo Reports First-Quarter Results. " + "Revenue grew. " * 60 + \
+        "See our Form 10-K filed with the Securities and Exchange Commission."
+    assert cover_facts([release]) == {}  # named deep in a release's text: not a cover page
+
+
+def test_a_press_release_names_its_issuer_and_ticker():
+    text = "FOR IMMEDIATE RELEASE\nSPRINGFIELD - March 1, 2024 - Initech, Inc. (NYSE: INTC) today announced results."
+    facts = release_facts([text, "Consolidated Balance Sheets\nCash 10"])
+    assert facts["company"] == "Initech, Inc." and facts["symbols"] == ["INTC"]
+    assert release_facts([text]) == {}  # no financial statements: not a financial report
+
+
+def test_the_printed_title_is_the_type_that_stands_out_on_the_first_pages():
+    big = PageLayout(1, 612, 792, lines=[Line("The Widget", 72, 100, 300, 130, size=28),
+                                         Line("Reference Manual", 72, 140, 300, 170, size=28),
+                                         Line("body text " * 8, 72, 200, 500, 212, size=10)])
+    assert printed_title([big]) == "The Widget Reference Manual"
+    flat = PageLayout(1, 612, 792, lines=[Line("all body text here", 72, 100, 300, 112, size=10)])
+    assert printed_title([flat]) == ""  # nothing set larger than the body: no printed title
+
+
+def test_index_document_records_kind_title_and_description(tmp_path):
+    manual = _pdf(tmp_path / "m.pdf", [[("APT User Guide", 30), ("Edition 3", 12), ("body " * 20, 10)],
+                                       [("1 Sources", 16), ("How to configure apt sources.list entries.", 10)],
+                                       [("2 Pinning", 16), ("Preferences and pin priorities.", 10)],
+                                       [("3 Keys", 16), ("Signed repositories and keyrings.", 10)]],
+                  toc=[[1, "1 Sources", 2], [1, "2 Pinning", 3], [1, "3 Keys", 4]], title="0000004962-23-000006")
+    idx = index_document(manual, "m", PipelineSettings(ocr=False))
+    assert idx.tree.extra["doc_kind"] == "manual" and idx.tree.doc_kind == "manual"
+    assert idx.tree.title == idx.tree.root.title == "APT User Guide"  # printed, not the metadata id
+    assert "Contents: 1 Sources; 2 Pinning; 3 Keys" in idx.tree.description
+    stored = Tree.from_dict(json.loads(json.dumps(idx.tree.to_dict())))
+    assert (stored.doc_kind, stored.title) == ("manual", "APT User Guide")
+
+    filing = _pdf(tmp_path / "f.pdf", [[(line, 10) for line in COVER.splitlines()], [("Item 1. Business", 12)]])
+    idx = index_document(filing, "f", PipelineSettings(ocr=False))
+    assert idx.tree.doc_kind == "filing"
+    assert idx.tree.title == "GLOBEX CORPORATION Form 10-K for the fiscal year ended January 30, 2021"
+    assert "FY2020" in idx.tree.description and "GBX" in idx.tree.description
+    assert "Indicate by check mark" not in idx.tree.description  # cover boilerplate is no description
+
+
+def test_kind_without_a_cover_and_old_trees():
+    items = Node("0000", "r", 0, 1, 3, nodes=[Node("0001", "Item 1. Business", 1, 1, 1),
+                                              Node("0002", "Item 1A. Risk Factors", 1, 2, 2),
+                                              Node("0003", "Item 7. Management's Discussion", 1, 3, 3)])
+    assert describe(["", "", ""], [], items).doc_kind == "filing"
+    loose = Node("0000", "r", 0, 1, 1)
+    assert describe(["a short note"], [], loose, fallback_title="note").doc_kind == "other"
+    old = Tree("d", "v" * 16, 1, "pages", None, loose)  # written before doc_kind existed
+    assert old.doc_kind == "other" and old.title == "r" and old.description == ""
