@@ -141,6 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("gc", help="delete old versions, keeping the newest N of each document")
     p.add_argument("--keep", type=int, default=3)
     p.add_argument("--doc-id", default=None)
+    p.add_argument("--prune-caches", action="store_true",
+                   help="also delete OCR and vision cache entries that no kept version references")
     _add_store(p)
 
     p = sub.add_parser("verify", help="re-hash stored files against their manifests")
@@ -230,6 +232,10 @@ def _print_report(report: dict[str, Any]) -> None:
         elif doc["status"] in ("new", "changed", "rebuilt"):
             print(f"{doc['status']:<10}{doc['doc_id']}  v{doc['version']}  {doc['pages']} pages  {doc['nodes']} nodes  "
                   f"structure={doc['structure_source']}  {doc['seconds']:.2f}s")
+        elif doc.get("stale") or doc.get("work"):  # a dry run of rebuild-stale: why, and the estimated work
+            work = doc.get("work") or {}
+            print(f"{doc['status']:<10}{doc['doc_id']}  {doc.get('reason') or ''}  (est. {work.get('pages_parsed', 0)} pages "
+                  f"to parse, {work.get('ocr_pages', 0)} to OCR, {work.get('model_calls', 0)} model calls)")
         else:
             print(f"{doc['status']:<10}{doc['doc_id']}")
     if c:
@@ -263,6 +269,11 @@ def _query(args: argparse.Namespace) -> int:
         for doc_id, version in removed:
             print(f"removed {doc_id}@{version}")
         print(f"{len(removed)} versions removed")
+        if args.prune_caches:
+            from index_store.cache import prune
+
+            pruned = prune(Store(store_uri))
+            print("cache entries removed: " + ", ".join(f"{kind} {n}" for kind, n in pruned.items()))
         return 0
     if args.command == "verify":
         problems = Store(store_uri).verify(args.doc_id)

@@ -40,6 +40,7 @@ from prefect.cache_policies import NO_CACHE
 from flows.document import cached_source, index_documents, open_spec, open_store, settings_from
 from flows.prefect_compat import unjoined_heartbeats
 from flows.report import DocOutcome, RunReport, new_run_id
+from flows.reuse import model_available
 from flows.sources import LocalSource, SourceObject, default_doc_id
 from index_store.errors import StoreError
 from index_store.layout import check_doc_id
@@ -92,19 +93,23 @@ def chunks(objects: Iterable[SourceObject], size: int) -> Iterator[list[SourceOb
 
 
 # -- planning ----------------------------------------------------------------
-def _decide(obj: SourceObject, doc_id: str, latest: dict[str, Any] | None, fingerprint: str, max_size: int | None) -> PlanItem:
+def _decide(obj: SourceObject, doc_id: str, latest: dict[str, Any] | None, fingerprint: str, max_size: int | None,
+            retry_degraded: bool = False) -> PlanItem:
     if max_size and obj.size > max_size:
         return PlanItem(obj, doc_id, "skipped", "skipped", f"size {obj.size} bytes exceeds the cap of {max_size}")
     if latest is None:
         return PlanItem(obj, doc_id, "index", "new")
     src = latest.get("source") or {}
     same_source = src.get("etag") == obj.etag and src.get("bytes") == obj.size
-    if latest.get("fingerprint") == fingerprint and same_source and not latest.get("removed_from_source"):
+    degraded = retry_degraded and bool(latest.get("degraded"))  # extractive fallbacks, and a model is reachable now
+    if latest.get("fingerprint") == fingerprint and same_source and not latest.get("removed_from_source") and not degraded:
         return PlanItem(obj, doc_id, "unchanged", "unchanged", "source etag, size and fingerprint match latest")
     if latest.get("removed_from_source"):
         why = "reappeared in the source"
     elif latest.get("fingerprint") != fingerprint:
         why = "pipeline fingerprint changed"
+    elif degraded and same_source:
+        why = "published with extractive fallbacks; a model is reachable now"
     else:
         why = "source changed"
     return PlanItem(obj, doc_id, "index", "changed", why)
@@ -112,7 +117,7 @@ def _decide(obj: SourceObject, doc_id: str, latest: dict[str, Any] | None, finge
 
 @task(name="plan", retries=2, retry_delay_seconds=[1, 5], cache_policy=NO_CACHE)
 def plan(store_uri: str, objects: list[SourceObject], fingerprint: str, doc_ids: dict[str, str] | None = None,
-         max_size: int | None = None, store_endpoint: str | None = None) -> list[PlanItem]:
+         max_size: int | None = None, store_endpoint: str | None = None, retry_degraded: bool = False) -> list[PlanItem]:
     """Decide per object: skip (etag+size+fingerprint match latest), index, or reject (bad id, too large)."""
     store = open_store(store_uri, store_endpoint)
     resolved: list[tuple[SourceObject, str | None, str]] = []
@@ -131,7 +136,7 @@ def plan(store_uri: str, objects: list[SourceObject], fingerprint: str, doc_ids:
         if doc_id is None:
             items.append(PlanItem(obj, obj.key, "failed", "failed", error))
         else:
-            items.append(_decide(obj, doc_id, latest[doc_id], fingerprint, max_size))
+            items.append(_decide(obj, doc_id, latest[doc_id], fingerprint, max_size, retry_degraded))
     return items
 
 
@@ -393,7 +398,7 @@ def run_ingest(
 
     def planned() -> Iterator[list[PlanItem]]:
         for chunk in chunks(objects_iter, chunk_size):
-            items = plan(store, chunk, fingerprint, doc_ids, max_size, store_endpoint)
+            items = plan(store, chunk, fingerprint, doc_ids, max_size, store_endpoint, model_available(pipeline))
             seen.update(i.doc_id for i in items)
             logger.info("planned %d objects: %d to index, %d unchanged", len(items),
                         sum(i.action == "index" for i in items), sum(i.action == "unchanged" for i in items))
