@@ -37,6 +37,7 @@ from index_store.store import Store
 from parsers.errors import DocumentError
 from flows.reuse import Reuse, current_versions, plan_reuse, rebuild_from, work_done
 from index_store.cache import StoreOcrCache
+from index_store.errors import StoreError
 from parsers.pipeline import DocumentIndex, PipelineSettings, file_sha256, index_document
 
 log = logging.getLogger("pagetree.flows")
@@ -138,7 +139,11 @@ def parse(path: str, doc_id: str, pipeline: PipelineSettings, sha256: str, store
     the previous version's tree, node texts and pages are taken instead: no parse, no OCR."""
     models = document_models(pipeline, store)
     if reuse is not None and reuse.resummarize and store is not None:
-        return rebuild_from(store, doc_id, reuse, pipeline, models)
+        try:
+            return rebuild_from(store, doc_id, reuse, pipeline, models)
+        except (StoreError, ValueError, KeyError, TypeError) as exc:  # an unreadable old version: build from the PDF
+            log.warning("%s: cannot reuse version %s (%s: %s); parsing the PDF", doc_id, reuse.from_version,
+                        type(exc).__name__, exc)
     index = index_document(path, doc_id, pipeline, sha256=sha256, ocr_cache=StoreOcrCache(store) if store else None,
                            **models)
     vision_keys = sorted(set(getattr(models.get("vision"), "keys", None) or []))

@@ -72,6 +72,14 @@ def test_nothing_is_stale_without_a_bump_and_a_summaries_bump_reparses_nothing(b
     # and the next run finds nothing to do
     assert rebuild_stale(store=store_uri)["counts"]["seen"] == 0
 
+    # An old version that cannot be read is no reason to fail: the document is parsed from its PDF.
+    bump(monkeypatch, "summaries", "3")
+    damaged = f"docs/filing/versions/{store.latest('filing')['version']}/nodes.parquet"
+    store.backend.put_bytes(damaged, b"not parquet")
+    again = _docs(rebuild_stale(store=store_uri))
+    assert again["filing"]["status"] == "rebuilt" and again["filing"]["work"]["pages_parsed"] > 0
+    assert again["manual"]["work"]["pages_parsed"] == 0
+
 
 def test_a_structure_bump_parses_again_but_takes_ocr_from_the_cache(built, monkeypatch):
     src, store_uri = built
