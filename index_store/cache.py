@@ -3,7 +3,8 @@ and version in a store.
 
 Layout (one small JSON object per entry, immutable once written):
     cache/summaries/<model>/<prompt_version>/<key[:2]>/<key>.json
-    cache/ocr/<key[:2]>/<key>.json      key: rendered page image + OCR engine and settings (parsers/ocr_cache.py)
+    cache/ocr/<key[:2]>/<key>.json      key: rendered page image + OCR engine and settings (parsers/ocr_cache.py),
+                                        or an alias (document sha256, page, engine) -> {"image_key"}
     cache/vision/<key[:2]>/<key>.json   key: page image + model + prompt and vision versions (providers/vision.py)
     {"summary": "...", "summary_source": "model", "title": "...", "model": "...", "prompt_version": "...", "created_at": "..."}
 ``key`` is parsers.summarize.subtree_keys' sha256 over a section's title, own text and
@@ -155,7 +156,8 @@ class StoreOcrCache(StoreJsonCache):
         super().__init__(backend, f"{CACHE}/ocr", readers=readers)
 
     def valid(self, entry: dict[str, Any]) -> bool:
-        return isinstance(entry.get("layout"), dict)
+        # a reading, or an alias {"image_key"} from (document sha256, page) to a reading (parsers/ocr_cache.py)
+        return isinstance(entry.get("layout"), dict) or isinstance(entry.get("image_key"), str)
 
 
 class StoreVisionCache(StoreJsonCache):

@@ -69,18 +69,37 @@ def from_entry(entry: dict[str, Any], number: int, label: str | None) -> OcrResu
                      notes=list(entry.get("notes") or []), strokes=list(entry.get("strokes") or []))
 
 
-def read_pages(pdf: Any, todo: list[int], labels: list[str | None], opts: OcrOptions, workers: int,
-               cache: PageCache | None, tesseract_version: str) -> tuple[dict[int, OcrResult], dict[int, str], int]:
-    """OCR ``todo`` pages of ``pdf`` (a PdfSource), taking what ``cache`` holds: (results, key per page, hits).
+def alias_key(doc_sha: str, number: int, engine_info: dict[str, Any]) -> str:
+    """The key of an alias entry ``{"image_key"}``: page ``number`` of the document with sha256 ``doc_sha``.
 
-    Without a cache this is parsers.ocr.ocr_pages. New clean readings are put in the cache."""
+    Rebuilding the same bytes then finds its readings without rendering a page (a render is ~9% of an OCR'd
+    page's cost). The PyMuPDF version is part of it: another renderer may draw another image."""
+    payload = json.dumps({"doc": doc_sha, "page": number, "renderer": pymupdf.VersionBind, **engine_info}, sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def read_pages(pdf: Any, todo: list[int], labels: list[str | None], opts: OcrOptions, workers: int,
+               cache: PageCache | None, tesseract_version: str,
+               doc_sha: str | None = None) -> tuple[dict[int, OcrResult], list[str], int]:
+    """OCR ``todo`` pages of ``pdf`` (a PdfSource), taking what ``cache`` holds: (results, keys used, hits).
+
+    Without a cache this is parsers.ocr.ocr_pages. New clean readings are put in the cache; with ``doc_sha``
+    an alias per page (``alias_key``) lets the next build of the same bytes skip rendering for keys."""
     from parsers.ocr import ocr_pages
 
     if cache is None:
-        return ocr_pages(str(pdf.path), [(n, labels[n - 1]) for n in todo], opts, workers), {}, 0
+        return ocr_pages(str(pdf.path), [(n, labels[n - 1]) for n in todo], opts, workers), [], 0
     info = engine(opts, tesseract_version)
+    aliases = {n: alias_key(doc_sha, n, info) for n in todo} if doc_sha else {}
     keys: dict[int, str] = {}
-    for n in todo:
+    if aliases:
+        known = cache.get_many(sorted(set(aliases.values())))
+        for n, alias in aliases.items():
+            image_key = (known.get(alias) or {}).get("image_key")
+            if isinstance(image_key, str):
+                keys[n] = image_key
+    rendered = [n for n in todo if n not in keys]
+    for n in rendered:
         try:
             keys[n] = page_key(pdf.doc[n - 1], opts, info)
         except Exception:  # an unrenderable page: OCR records why; nothing to cache
@@ -95,12 +114,18 @@ def read_pages(pdf: Any, todo: list[int], labels: list[str | None], opts: OcrOpt
                 pass
     missing = [n for n in todo if n not in results]
     hits = len(results)
-    referenced = {n: keys[n] for n in results}
     results.update(ocr_pages(str(pdf.path), [(n, labels[n - 1]) for n in missing], opts, workers))
+    stored = {n for n in results if n not in missing}
     for n in missing:
         entry = to_entry(results[n], info) if n in keys else None
         if entry is not None:
             cache.put(keys[n], entry)
-            referenced[n] = keys[n]
+            stored.add(n)
+    referenced = sorted({keys[n] for n in stored})
+    for n in sorted(stored):
+        if n in aliases:
+            if n in rendered:
+                cache.put(aliases[n], {"image_key": keys[n]})
+            referenced.append(aliases[n])
     cache.flush()
-    return results, referenced, hits
+    return results, sorted(set(referenced)), hits

@@ -56,13 +56,14 @@ def _ranges(pages: list[int]) -> str:
 def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: int = 300, timeout: float = 120.0,
                   max_pixels: int = 40_000_000, vision_below: float = 60.0, vision_max_pages: int = 50,
                   vision: Vision | None = None, workers: int | None = None, bold: bool = False,
-                  cache: PageCache | None = None) -> OcrStage:
+                  cache: PageCache | None = None, doc_sha: str | None = None) -> OcrStage:
     """Classify, OCR and describe pages of ``pdf`` in place (set_layout); raises DependencyError if tesseract is needed but missing.
 
     ``bold`` marks OCR lines bold from their stroke width (ocr_layout.mark_bold). Off by default: on the
     scanned manuals it lowered structure F1 (debian-policy 0.957 -> 0.855, cplusplus 0.733 -> 0.611),
     because the headings detector then promotes bold list items, as it does on born-digital pages.
-    ``cache`` (parsers/ocr_cache.py) holds readings by page image: a page found there is not OCR'd again."""
+    ``cache`` (parsers/ocr_cache.py) holds readings by page image: a page found there is not OCR'd again
+    (``doc_sha``, the document's sha256, lets a rebuild of the same bytes find them without rendering)."""
     stage = OcrStage()
     kinds: dict[int, PageKind] = {}
     for n in range(1, pdf.page_count + 1):
@@ -87,8 +88,9 @@ def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: i
         if not opts.rotate:
             ocr_info["rotation"] = "OSD data missing (apt package tesseract-ocr-osd): no auto-rotation"
         labels = pdf.labels()
-        results, keys, cache_hits = read_pages(pdf, todo, labels, opts, workers or default_workers(), cache, engine_version)
-        stage.cache_keys = sorted(set(keys.values()))
+        results, keys, cache_hits = read_pages(pdf, todo, labels, opts, workers or default_workers(), cache, engine_version,
+                                              doc_sha)
+        stage.cache_keys = keys
         stage.stats.update(ocr_cache_hits=cache_hits, ocr_pages_read=len(todo) - cache_hits)
         errors, blank, rotated, downscaled, notes = {}, [], {}, {}, {}
         for n in todo:

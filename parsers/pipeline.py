@@ -150,7 +150,7 @@ def index_document(
         ocr = run_ocr_stage(pdf, ocr=settings.ocr, lang=settings.ocr_lang, dpi=settings.ocr_dpi, timeout=settings.ocr_timeout,
                             max_pixels=settings.ocr_max_pixels, vision_below=settings.vision_below_confidence,
                             vision_max_pages=settings.vision_max_pages, vision=vision, workers=ocr_workers,
-                            cache=ocr_cache)
+                            cache=ocr_cache, doc_sha=sha)
         texts = [pdf.text(n) for n in range(1, pdf.page_count + 1)]
         t_ocr = time.perf_counter()
         structure = recover_structure(pdf, llm_hook=llm_structure, max_leaf_pages=settings.max_leaf_pages,
