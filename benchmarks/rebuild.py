@@ -69,7 +69,12 @@ def comment_only_stale(store: str, work: Path) -> int:
     for path in list((copy / "parsers").rglob("*.py")) + list((copy / "providers").rglob("*.py")):
         text = path.read_text().replace('"""', '"""Reworded. ', 1)
         path.write_text("# a comment added by a refactor\n" + text + "\n# another comment\n")
-    env = {**os.environ, "PYTHONPATH": str(copy), "PREFECT_HOME": str(work / "prefect-sub")}
+    from prefect.settings import PREFECT_API_URL
+
+    # the subprocess talks to this process's Prefect API (an ephemeral server of its own may not start in time
+    # on a loaded machine)
+    env = {**os.environ, "PYTHONPATH": str(copy), "PREFECT_HOME": str(work / "prefect-sub"),
+           "PREFECT_API_URL": str(PREFECT_API_URL.value())}
     out = subprocess.run([sys.executable, "-m", "flows.cli", "rebuild-stale", "--dry-run", "--json", "--store", store],
                          cwd=copy, env=env, capture_output=True, text=True, timeout=900)
     if out.returncode != 0:
@@ -102,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scan-dpi", type=int, default=200)
     ap.add_argument("--work", default=str(HERE / ".work" / "rebuild"))
     ap.add_argument("--out", default=str(HERE / "results" / "rebuild.json"))
+    ap.add_argument("--resume", action="store_true",
+                    help="keep WORK's store and the cold-build steps recorded in WORK/progress.json (skip the cold build)")
     args = ap.parse_args(argv)
 
     from prefect.testing.utilities import prefect_test_harness
@@ -111,18 +118,24 @@ def main(argv: list[str] | None = None) -> int:
     from tests.support.openai_server import FakeOpenAI
 
     work = Path(args.work)
-    shutil.rmtree(work, ignore_errors=True)
     manuals, scans = work / "src" / "manuals", work / "src" / "scanned"
-    manuals.mkdir(parents=True)
-    scans.mkdir(parents=True)
-    corpus = Path(args.corpus)
-    for stem in args.docs.split(","):
-        shutil.copy(corpus / f"{stem}.pdf", manuals / f"{stem}.pdf")
-    for stem in args.scan_docs.split(","):
-        make_scanned(corpus / f"{stem}.pdf", scans / f"{stem}-scan.pdf", args.scan_pages, args.scan_dpi)
+    progress = work / "progress.json"
     store = str(work / "store")
+    if not args.resume:
+        shutil.rmtree(work, ignore_errors=True)
+        manuals.mkdir(parents=True)
+        scans.mkdir(parents=True)
+        corpus = Path(args.corpus)
+        for stem in args.docs.split(","):
+            shutil.copy(corpus / f"{stem}.pdf", manuals / f"{stem}.pdf")
+        for stem in args.scan_docs.split(","):
+            make_scanned(corpus / f"{stem}.pdf", scans / f"{stem}-scan.pdf", args.scan_pages, args.scan_dpi)
+    else:
+        shutil.rmtree(work / "store-warm", ignore_errors=True)
     results: dict[str, Any] = {"params": vars(args), "steps": [], "estimates": {}}
     steps = results["steps"]
+    if args.resume:
+        steps.extend(json.loads(progress.read_text())["steps"][:2])
 
     def rebuild(name: str, settings: dict[str, Any] | None = None) -> None:
         dry = rebuild_stale(store=store, settings=settings, dry_run=True)
@@ -135,9 +148,11 @@ def main(argv: list[str] | None = None) -> int:
     with prefect_test_harness(server_startup_timeout=180), FakeOpenAI() as server:
         server.reply_fn = reply
         os.environ.update(OPENAI_BASE_URL=server.base_url, OPENAI_API_KEY="bench", PAGETREE_MODEL_MAX_RETRIES="1")
-        print(f"cold build into {store}", flush=True)
-        steps.append(run_step("cold: scanned excerpts", ingest, str(scans), store=store))
-        steps.append(run_step("cold: born-digital manuals", ingest, str(manuals), store=store))
+        if not args.resume:
+            print(f"cold build into {store}", flush=True)
+            steps.append(run_step("cold: scanned excerpts", ingest, str(scans), store=store))
+            steps.append(run_step("cold: born-digital manuals", ingest, str(manuals), store=store))
+            progress.write_text(json.dumps(results, indent=1))
         cold_wall = steps[0]["wall_s"] + steps[1]["wall_s"]
 
         print("comment-only change (scratch copy, CLI subprocess)", flush=True)
