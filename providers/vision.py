@@ -40,7 +40,8 @@ def vision_callable(provider: ModelProvider, usage: Usage | None = None,
         text = completion.text.strip()
         return text or None
 
-    return CachedVision(describe, cache, str(provider.model)) if cache is not None else describe
+    model = getattr(provider, "vision_model", None) or provider.model  # the model that describes pages
+    return CachedVision(describe, cache, str(model)) if cache is not None else describe
 
 
 class CachedVision:
@@ -69,7 +70,7 @@ class CachedVision:
             return str(hit["description"])
         text = self.describe(png)
         if text:
-            self.cache.put(key, {"description": text})
+            self.cache.put(key, {"description": text, "model": self.model})
             self.cache.flush()
             with self._lock:
                 self.keys.append(key)

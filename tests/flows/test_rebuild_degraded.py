@@ -55,7 +55,7 @@ def _degraded_nodes(store: Store, doc_id: str) -> int:
     return count(store.tree(doc_id).root)[0]
 
 
-def test_a_run_without_the_key_is_rebuilt_once_the_key_is_set(prefect_harness, server, tmp_path, monkeypatch):
+def test_a_run_without_the_key_is_rebuilt_once_the_key_is_set(prefect_harness, server, tmp_path, monkeypatch, capsys):
     src = tmp_path / "src"
     generate(src)
     (src / "filing.pdf").unlink()
@@ -75,6 +75,11 @@ def test_a_run_without_the_key_is_rebuilt_once_the_key_is_set(prefect_harness, s
     assert doc["stale"][0]["stage"] == "summaries" and "fell back to extractive summaries" in doc["stale"][0]["why"]
     assert doc["work"]["pages_parsed"] == 0 and doc["work"]["ocr_pages"] == 0
     assert doc["work"]["model_calls"] == first["degraded"]["summaries"] + 1
+    capsys.readouterr()
+    assert main(["rebuild-stale", "--store", store_uri, "--dry-run", "--no-ocr", "--model", "gpt-4o-mini"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("skipped"))
+    assert "manual" in line and "fell back to extractive summaries" in line
+    assert f"(est. 0 pages to parse, 0 to OCR, {doc['work']['model_calls']} model calls)" in line
 
     calls = server.calls
     assert main(args) == 0  # with the key: rebuilt from the stored tree, summaries only
