@@ -31,13 +31,13 @@ from prefect.utilities.timeout import timeout
 
 from flows.models import document_models
 from flows.report import DocOutcome
+from flows.reuse import Reuse, current_versions, plan_reuse, rebuild_from, work_done
 from flows.sources import ObjectError, SourceObject, open_source
+from index_store.cache import StoreOcrCache
+from index_store.errors import StoreError
 from index_store.publish import publish_document
 from index_store.store import Store
 from parsers.errors import DocumentError
-from flows.reuse import Reuse, current_versions, plan_reuse, rebuild_from, work_done
-from index_store.cache import StoreOcrCache
-from index_store.errors import StoreError
 from parsers.pipeline import DocumentIndex, PipelineSettings, file_sha256, index_document
 
 log = logging.getLogger("pagetree.flows")
