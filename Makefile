@@ -8,7 +8,7 @@ STORE   ?= index
 SAMPLES ?= samples
 export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 
-.PHONY: setup system demo test bench clean
+.PHONY: setup system demo test bench goldens clean
 
 system:
 	@missing=""; \
@@ -48,6 +48,10 @@ test: setup
 
 bench: setup
 	$(BIN)/python benchmarks/structure.py
+
+# Record every stage's output on the fixture documents after a stage version bump (parsers/stages.py).
+goldens: setup
+	$(BIN)/python -m tests.parsers.test_stage_goldens --write
 
 clean:
 	rm -rf $(VENV) $(STORE) $(SAMPLES) .pytest_cache

@@ -162,6 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--doc-id", default=None)
     p.add_argument("--grace-hours", type=float, default=24.0,
                    help="also remove never-published versions, staging folders and temp files older than this (default 24)")
+    p.add_argument("--prune-caches", action="store_true",
+                   help="also delete OCR and vision cache entries that no kept version references")
     _add_store(p)
 
     p = sub.add_parser("verify", help="re-hash stored files against their manifests")
@@ -263,6 +265,10 @@ def _print_report(report: dict[str, Any]) -> None:
         elif doc["status"] in ("new", "changed", "rebuilt"):
             print(f"{doc['status']:<10}{doc['doc_id']}  v{doc['version']}  {doc['pages']} pages  {doc['nodes']} nodes  "
                   f"structure={doc['structure_source']}  {doc['seconds']:.2f}s")
+        elif doc.get("stale") or doc.get("work"):  # a dry run of rebuild-stale: why, and the estimated work
+            work = doc.get("work") or {}
+            print(f"{doc['status']:<10}{doc['doc_id']}  {doc.get('reason') or ''}  (est. {work.get('pages_parsed', 0)} pages "
+                  f"to parse, {work.get('ocr_pages', 0)} to OCR, {work.get('model_calls', 0)} model calls)")
         else:
             print(f"{doc['status']:<10}{doc['doc_id']}")
     if c:
@@ -301,6 +307,11 @@ def _query(args: argparse.Namespace) -> int:
         for key in debris:
             print(f"removed {key}")
         print(f"{len(removed)} versions removed" + (f", {len(debris)} leftovers of interrupted writes" if debris else ""))
+        if args.prune_caches:
+            from index_store.cache import prune
+
+            pruned = prune(store)
+            print("cache entries removed: " + ", ".join(f"{kind} {n}" for kind, n in pruned.items()))
         return 0
     if args.command == "verify":
         problems, warnings = Store(store_uri).audit(args.doc_id)

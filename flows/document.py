@@ -31,11 +31,14 @@ from prefect.utilities.timeout import timeout
 
 from flows.models import document_models
 from flows.report import DocOutcome
+from flows.reuse import Reuse, current_versions, plan_reuse, rebuild_from, work_done
 from flows.sources import ObjectError, SourceObject, open_source
+from index_store.cache import StoreOcrCache
+from index_store.errors import StoreError
 from index_store.publish import publish_document
 from index_store.store import Store
 from parsers.errors import DocumentError
-from parsers.pipeline import DocumentIndex, PipelineSettings, file_sha256, index_document, package_version, version_id
+from parsers.pipeline import DocumentIndex, PipelineSettings, file_sha256, index_document
 
 log = logging.getLogger("pagetree.flows")
 T = TypeVar("T")
@@ -129,10 +132,28 @@ def fetch(spec: dict[str, Any], obj: SourceObject, dest_dir: str, retry_base: fl
     return retrying(once, backoff_delays(FETCH_RETRIES, retry_base), _transient)
 
 
-def parse(path: str, doc_id: str, pipeline: PipelineSettings, sha256: str, store: Store | None) -> DocumentIndex:
-    """The pure chain (parsers.pipeline.index_document) on a local file; model summaries cached in ``store``."""
+def parse(path: str, doc_id: str, pipeline: PipelineSettings, sha256: str, store: Store | None,
+          reuse: Reuse | None = None) -> DocumentIndex:
+    """The pure chain (parsers.pipeline.index_document) on a local file; model summaries, OCR readings and vision
+    descriptions cached in ``store``. With ``reuse`` (flows/reuse.py) offering every stage before the summaries,
+    the previous version's tree, node texts and pages are taken instead: no parse, no OCR."""
     models = document_models(pipeline, store)
-    return index_document(path, doc_id, pipeline, sha256=sha256, **models)
+    if reuse is not None and reuse.resummarize and store is not None:
+        try:
+            return rebuild_from(store, doc_id, reuse, pipeline, models)
+        except (StoreError, ValueError, KeyError, TypeError) as exc:  # an unreadable old version: build from the PDF
+            log.warning("%s: cannot reuse version %s (%s: %s); parsing the PDF", doc_id, reuse.from_version,
+                        type(exc).__name__, exc)
+    index = index_document(path, doc_id, pipeline, sha256=sha256, ocr_cache=StoreOcrCache(store) if store else None,
+                           **models)
+    vision_keys = sorted(set(getattr(models.get("vision"), "keys", None) or []))
+    if vision_keys:
+        index.cache_refs["vision"] = vision_keys
+    if reuse is not None:
+        hits = int(index.stats.get("ocr_cache_hits") or 0)
+        index.reused = {"from_version": reuse.from_version, "why": reuse.why(), "stages": ["ocr"] if hits else [],
+                        "ocr_cache_hits": hits}
+    return index
 
 
 def publish(index: DocumentIndex, obj: SourceObject, store: Store, pipeline: PipelineSettings,
@@ -140,11 +161,12 @@ def publish(index: DocumentIndex, obj: SourceObject, store: Store, pipeline: Pip
     """Write the version (data, then manifest) and move latest.json (conditional write); retried on any error."""
     source = {"uri": obj.uri, "key": obj.key, "etag": obj.etag, "sha256": index.sha256, "bytes": index.size,
               "last_modified": obj.last_modified}
-    record = {"fingerprint": pipeline.fingerprint(), "package_version": package_version(), "settings": pipeline.to_dict()}
+    record = pipeline.record()
 
     def once() -> bool:
         return publish_document(store, tree=index.tree, nodes=index.nodes, pages=index.pages, source=source,
-                                pipeline=record, stats=index.stats, decisions=index.decisions, facts=index.facts)
+                                pipeline=record, stats=index.stats, decisions=index.decisions, facts=index.facts,
+                                reused=index.reused, cache_refs=index.cache_refs)
 
     return retrying(once, backoff_delays(PUBLISH_RETRIES, retry_base), lambda exc: not isinstance(exc, DocumentError))
 
@@ -216,16 +238,19 @@ def index_one(job: dict[str, Any], store: Store, pipeline: PipelineSettings, ret
     try:
         path, outcome.bytes_downloaded = prefetched.result()
         sha = file_sha256(path)
-        version = version_id(sha, pipeline.fingerprint())
         latest = store.latest(outcome.doc_id) or {}
-        if latest.get("version") == version and store.has_version(outcome.doc_id, version):
+        version = str(latest.get("version"))
+        if version in current_versions(sha, pipeline) and store.has_version(outcome.doc_id, version):
             # Same bytes (touched object, or the same content under a new etag): nothing to rebuild.
             refresh_latest_source(store, outcome.doc_id, obj, version, sha, latest)
             outcome.version, outcome.status = version, "unchanged"
             outcome.reason = "same content (sha256) as the latest version; source etag refreshed"
             return outcome
-        index = parse(path, outcome.doc_id, pipeline, sha, store)
+        reuse = plan_reuse(store, outcome.doc_id, latest, sha, pipeline) if latest else None
+        index = parse(path, outcome.doc_id, pipeline, sha, store, reuse)
         published = publish(index, obj, store, pipeline, retry_base / 2)
+        outcome.work = work_done(index)
+        outcome.reused = index.reused
         outcome.version = index.tree.version
         outcome.pages = index.stats["pages"]
         outcome.ocr_pages = index.stats.get("ocr_pages", 0)

@@ -43,6 +43,7 @@ from flows.document import cached_source, index_documents, open_spec, open_store
 from flows.prefect_compat import unjoined_heartbeats
 from flows.report import DocOutcome, RunReport, new_run_id
 from flows.runners import chosen_runner, describe
+from flows.reuse import model_available
 from flows.sources import LocalSource, SourceObject, default_doc_id
 from index_store.errors import StoreError
 from index_store.layout import check_doc_id
@@ -96,19 +97,23 @@ def chunks(objects: Iterable[SourceObject], size: int) -> Iterator[list[SourceOb
 
 
 # -- planning ----------------------------------------------------------------
-def _decide(obj: SourceObject, doc_id: str, latest: dict[str, Any] | None, fingerprint: str, max_size: int | None) -> PlanItem:
+def _decide(obj: SourceObject, doc_id: str, latest: dict[str, Any] | None, fingerprint: str, max_size: int | None,
+            retry_degraded: bool = False) -> PlanItem:
     if max_size and obj.size > max_size:
         return PlanItem(obj, doc_id, "skipped", "skipped", f"size {obj.size} bytes exceeds the cap of {max_size}")
     if latest is None:
         return PlanItem(obj, doc_id, "index", "new")
     src = latest.get("source") or {}
     same_source = src.get("etag") == obj.etag and src.get("bytes") == obj.size
-    if latest.get("fingerprint") == fingerprint and same_source and not latest.get("removed_from_source"):
+    degraded = retry_degraded and bool(latest.get("degraded"))  # extractive fallbacks, and a model is reachable now
+    if latest.get("fingerprint") == fingerprint and same_source and not latest.get("removed_from_source") and not degraded:
         return PlanItem(obj, doc_id, "unchanged", "unchanged", "source etag, size and fingerprint match latest")
     if latest.get("removed_from_source"):
         why = "reappeared in the source"
     elif latest.get("fingerprint") != fingerprint:
         why = "pipeline fingerprint changed"
+    elif degraded and same_source:
+        why = "published with extractive fallbacks; a model is reachable now"
     else:
         why = "source changed"
     return PlanItem(obj, doc_id, "index", "changed", why)
@@ -116,9 +121,11 @@ def _decide(obj: SourceObject, doc_id: str, latest: dict[str, Any] | None, finge
 
 @task(name="plan", retries=2, retry_delay_seconds=[1, 5], cache_policy=NO_CACHE)
 def plan(store_uri: str, objects: list[SourceObject], fingerprint: str, doc_ids: dict[str, str] | None = None,
-         max_size: int | None = None, store_endpoint: str | None = None, replace: bool = False) -> list[PlanItem]:
+         max_size: int | None = None, store_endpoint: str | None = None, replace: bool = False,
+         retry_degraded: bool = False) -> list[PlanItem]:
     """Decide per object: skip (etag+size+fingerprint match latest), index, or reject (bad id, too large, an
-    unreadable entry, an id claimed by two objects or, unless ``replace``, by another source: flows.claims)."""
+    unreadable entry, an id claimed by two objects or, unless ``replace``, by another source: flows.claims).
+    ``retry_degraded``: a version built with extractive fallbacks is re-indexed (a model is available now)."""
     store = open_store(store_uri, store_endpoint)
     resolved: list[tuple[SourceObject, str | None, str]] = []
     for obj in objects:
@@ -144,7 +151,7 @@ def plan(store_uri: str, objects: list[SourceObject], fingerprint: str, doc_ids:
         elif why := claim_problem(doc_id, obj.uri, latest[doc_id], replace):
             items.append(PlanItem(obj, doc_id, "failed", "failed", why, kind="other_source"))
         else:
-            item = _decide(obj, doc_id, latest[doc_id], fingerprint, max_size)
+            item = _decide(obj, doc_id, latest[doc_id], fingerprint, max_size, retry_degraded)
             if item.action == "unchanged" and owner(latest[doc_id]) not in (None, obj.uri):  # --replace: take the id over
                 item = PlanItem(obj, doc_id, "index", "changed", f"replaces {owner(latest[doc_id])} (--replace)")
             items.append(item)
@@ -445,7 +452,8 @@ def run_ingest(
 
     def planned() -> Iterator[list[PlanItem]]:
         for chunk in chunks(objects_iter, chunk_size):
-            items = plan(store, chunk, fingerprint, doc_ids, max_size, store_endpoint, replace=replace)
+            items = plan(store, chunk, fingerprint, doc_ids, max_size, store_endpoint, replace=replace,
+                         retry_degraded=model_available(pipeline))
             items = [claim(item, claimed) for item in items]
             seen.update(i.doc_id for i in items)
             logger.info("planned %d objects: %d to index, %d unchanged", len(items),

@@ -21,7 +21,7 @@ import threading
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Mapping
 
-from index_store.cache import StoreSummaryCache
+from index_store.cache import StoreSummaryCache, StoreVisionCache
 from index_store.store import Store
 from parsers.pipeline import PipelineSettings
 from providers.base import ModelProvider
@@ -86,15 +86,17 @@ class ModelRuntime:
         self.settings = settings
         self.provider = provider or get_provider(settings, slots=slots)
 
-    def for_document(self, store: Store | None = None) -> DocModels:
-        """Fresh usage accounting for one document; summaries cached in ``store`` when given."""
+    def for_document(self, store: Store | None = None, prompt_version: str = PROMPT_VERSION) -> DocModels:
+        """Fresh usage accounting for one document; summaries and vision descriptions cached in ``store`` when given."""
         usage = Usage(provider=self.provider.name, model=self.provider.model)
         summarizer = llm = None
         if self.settings.model:
-            cache = StoreSummaryCache(store, self.settings.model, PROMPT_VERSION) if store is not None else None
-            summarizer = ModelSummarizer(self.provider, usage, cache=cache, concurrency=self.settings.concurrency)
+            cache = StoreSummaryCache(store, self.settings.model, prompt_version) if store is not None else None
+            summarizer = ModelSummarizer(self.provider, usage, cache=cache, concurrency=self.settings.concurrency,
+                                         prompt_version=prompt_version)
             llm = LlmStructure(self.provider, usage, concurrency=min(4, self.settings.concurrency))
-        return DocModels(summarizer, vision_callable(self.provider, usage), llm, usage)
+        vision_cache = StoreVisionCache(store) if store is not None else None
+        return DocModels(summarizer, vision_callable(self.provider, usage, cache=vision_cache), llm, usage)
 
 
 _RUNTIMES: dict[ProviderSettings, ModelRuntime] = {}
@@ -127,4 +129,8 @@ def document_models(pipeline: PipelineSettings, store: Store | None = None,
     ``store`` holds the summary cache (index_store/cache.py); without it nothing is cached.
     """
     runtime = runtime_for(pipeline, env)
-    return runtime.for_document(store).kwargs() if runtime is not None else {}
+    if runtime is None:
+        return {}
+    # the summary cache follows the pipeline's prompt version (PROMPT_VERSION unless a rollout pins another)
+    prompt_version = pipeline.prompt_version if pipeline.prompt_version != "none" else PROMPT_VERSION
+    return runtime.for_document(store, prompt_version).kwargs()

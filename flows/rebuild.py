@@ -1,7 +1,10 @@
 """The rebuild_stale flow: re-index documents whose latest version was built by another pipeline.
 
 "Stale" means the fingerprint in latest.json differs from the fingerprint of the
-settings given now (a new package version, prompt version or setting). Filters
+settings given now (a stage version, prompt version or setting: parsers/stages.py),
+or the version was published with extractive fallbacks and a model is reachable now.
+Each stale document is explained stage by stage from its manifest, with the work a
+rebuild will cost (flows/reuse.py); a dry run stops there. Filters
 narrow the stale set — a doc-id prefix, a source-URI prefix, published before a
 date — so a large collection can be upgraded in slices. Each document is read
 again from the source URI recorded in its latest.json; a source object that is
@@ -23,13 +26,17 @@ from flows.ingest import (DEFAULT_BATCH, DEFAULT_CHUNK, DEFAULT_DOC_TIMEOUT, Pla
                           publish_report, run_documents, settings_from, source_spec)
 from flows.report import DocOutcome, RunReport, new_run_id
 from flows.runners import chosen_runner, describe
+from flows.reuse import estimate, explain, model_available
 from flows.sources import ObjectError, ObjectGone, SourceError, SourceObject
+from index_store.errors import StoreError
+from parsers.pipeline import PipelineSettings
 
 
 def is_stale(latest: dict[str, Any], fingerprint: str, doc_prefix: str | None = None, source_prefix: str | None = None,
-             published_before: str | None = None) -> bool:
-    """True when ``latest`` was built with another fingerprint and passes every filter given."""
-    if latest.get("fingerprint") == fingerprint:
+             published_before: str | None = None, retry_degraded: bool = False) -> bool:
+    """True when ``latest`` was built with another fingerprint (or degraded, with ``retry_degraded``: a model is
+    reachable now) and passes every filter given."""
+    if latest.get("fingerprint") == fingerprint and not (retry_degraded and latest.get("degraded")):
         return False
     if doc_prefix and not str(latest.get("doc_id", "")).startswith(doc_prefix):
         return False
@@ -65,10 +72,30 @@ def locate(uri: str, endpoint_url: str | None, max_attempts: int = 5) -> tuple[d
     raise SourceError(f"cannot rebuild from source URI {uri!r}")
 
 
+def explain_stale(store: Any, rec: dict[str, Any], obj: SourceObject | None, pipeline: PipelineSettings,
+                  retry_degraded: bool) -> tuple[str, list[dict[str, str]], dict[str, int]]:
+    """(why, stale stages, estimated work) for one stale document, from its latest manifest and its source object."""
+    try:
+        manifest = store.manifest(rec["doc_id"], str(rec.get("version")))
+    except StoreError as exc:
+        return f"built by fingerprint {str(rec.get('fingerprint'))[:12]} (manifest unreadable: {exc})", [], {}
+    reuse = explain(manifest, pipeline, None, retry_degraded=retry_degraded)
+    src = rec.get("source") or {}
+    if obj is not None and (src.get("etag") != obj.etag or src.get("bytes") != obj.size):
+        reuse.content_changed = True  # the source object changed since: a full build (its sha256 is known once fetched)
+    return reuse.why(), [s.to_dict() for s in reuse.stale], estimate(manifest, reuse, pipeline)
+
+
 @task(name="select-stale", retries=2, retry_delay_seconds=[1, 5], cache_policy=NO_CACHE)
-def locate_sources(records: list[dict[str, Any]], endpoint_url: str | None, max_attempts: int) -> list[PlanItem | DocOutcome]:
-    """HEAD each stale document's source object: a plan item, or a failed outcome when it cannot be read."""
+def locate_sources(records: list[dict[str, Any]], endpoint_url: str | None, max_attempts: int, store_uri: str | None = None,
+                   store_endpoint: str | None = None, settings: dict[str, Any] | None = None,
+                   retry_degraded: bool = False, dry_run: bool = False) -> list[PlanItem | DocOutcome]:
+    """HEAD each stale document's source object: a plan item, or a failed outcome when it cannot be read. With
+    ``store_uri`` each item's reason says which stages are stale and why; a ``dry_run`` gives a skipped outcome
+    per document instead, with its stale stages and estimated work."""
     out: list[PlanItem | DocOutcome] = []
+    store = open_store(store_uri, store_endpoint) if store_uri else None
+    pipeline = settings_from(settings)
     for rec in records:
         uri = str((rec.get("source") or {}).get("uri") or "")
         why = f"built by fingerprint {str(rec.get('fingerprint'))[:12]}"
@@ -78,7 +105,16 @@ def locate_sources(records: list[dict[str, Any]], endpoint_url: str | None, max_
             kind = getattr(exc, "kind", "source")
             out.append(DocOutcome(rec["doc_id"], uri, "failed", error=f"{exc}; index kept", error_kind=kind, reason=why))
             continue
-        out.append(PlanItem(obj, rec["doc_id"], "index", "rebuilt", why, spec=spec))
+        item = PlanItem(obj, rec["doc_id"], "index", "rebuilt", why, spec=spec)
+        stale: list[dict[str, str]] = []
+        work: dict[str, int] = {}
+        if store is not None:
+            item.reason, stale, work = explain_stale(store, rec, obj, pipeline, retry_degraded)
+        if dry_run:
+            out.append(DocOutcome(rec["doc_id"], obj.uri, "skipped", reason=f"dry run: {item.reason}", stale=stale,
+                                  work=work))
+        else:
+            out.append(item)
     return out
 
 
@@ -110,7 +146,9 @@ def rebuild_stale(
     """Re-index every document whose latest version has an older pipeline fingerprint (optionally filtered).
     ``task_runner``/``workers``/``dask_address``: the runner for the documents, as in ``ingest``."""
     logger = get_run_logger()
-    fingerprint = settings_from(settings).fingerprint()
+    pipeline = settings_from(settings)
+    fingerprint = pipeline.fingerprint()
+    retry_degraded = model_available(pipeline)
     report = RunReport(run_id=new_run_id(), flow="rebuild-stale", source="(recorded per document)", store=store,
                        fingerprint=fingerprint)
     store_obj = open_store(store, store_endpoint_url)
@@ -123,13 +161,12 @@ def rebuild_stale(
     checkpoint.write()
 
     def planned() -> Iterator[list[PlanItem]]:
-        for records in chunks(stale_records(store_obj, fingerprint, **filters), chunk_size):
-            located = locate_sources(records, endpoint_url, source_max_attempts)
+        for records in chunks(stale_records(store_obj, fingerprint, retry_degraded=retry_degraded, **filters), chunk_size):
+            located = locate_sources(records, endpoint_url, source_max_attempts, store, store_endpoint_url,
+                                     pipeline.to_dict(), retry_degraded, dry_run)
             items = [x for x in located if isinstance(x, PlanItem)]
             report.documents.extend(x for x in located if isinstance(x, DocOutcome))
             if dry_run:
-                report.documents.extend(DocOutcome(i.doc_id, i.obj.uri, "skipped", reason=f"dry run: {i.reason}")
-                                        for i in items)
                 continue
             logger.info("%d stale documents to rebuild in this chunk", len(items))
             yield items

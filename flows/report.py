@@ -32,6 +32,10 @@ class DocOutcome:
     model: dict[str, Any] = field(default_factory=dict)
     reason: str | None = None  # why it was (re)indexed, skipped or left unchanged
     warnings: list[dict[str, Any]] = field(default_factory=list)  # published but marked: {kind, pages, message}
+    # pages_parsed, ocr_pages (read by tesseract, not the cache), model_calls: measured, or estimated by a dry run
+    work: dict[str, int] = field(default_factory=dict)
+    reused: dict[str, Any] | None = None  # stages taken from an older version ({"from_version", "stages", "why"})
+    stale: list[dict[str, str]] = field(default_factory=list)  # dry run: [{"stage", "why"}] per stale stage
 
 
 @dataclass
@@ -73,10 +77,19 @@ class RunReport:
         totals["cost_usd"] = round(totals["cost_usd"], 6)
         return totals
 
+    def work(self) -> dict[str, int]:
+        """Pages parsed, pages OCR'd and model calls over the run (a dry run's are estimates)."""
+        totals = {"pages_parsed": 0, "ocr_pages": 0, "model_calls": 0}
+        for doc in self.documents:
+            for key in totals:
+                totals[key] += int(doc.work.get(key) or 0)
+        return totals
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("_t0", None)
         d["counts"] = self.counts()
+        d["work"] = self.work()
         d["model_usage"] = self.model_usage()
         d["failures"] = [
             {"doc_id": x.doc_id, "uri": x.uri, "kind": x.error_kind, "error": x.error}
@@ -98,6 +111,9 @@ class RunReport:
             f"{c['unchanged']} unchanged, {c['failed']} failed; {c['pages']} pages indexed, {c['ocr_pages']} OCR pages, "
             f"{c['bytes_downloaded']} bytes downloaded"
         ]
+        work = self.work()
+        lines.append(f"work: {work['pages_parsed']} pages parsed, {work['ocr_pages']} pages OCR'd, "
+                     f"{work['model_calls']} model calls")
         usage = self.model_usage()
         if usage["calls"] or usage["fallbacks"]:
             lines.append(
@@ -147,6 +163,10 @@ def summary_text(report: dict[str, Any]) -> str:
         f"model: {usage.get('calls', 0)} calls, {usage.get('prompt_tokens', 0)}+{usage.get('completion_tokens', 0)} tokens, "
         f"${usage.get('cost_usd', 0.0):.4f}",
     ]
+    work = report.get("work")
+    if work:
+        lines.append(f"work: {work.get('pages_parsed', 0)} pages parsed, {work.get('ocr_pages', 0)} pages OCR'd, "
+                     f"{work.get('model_calls', 0)} model calls")
     kinds: dict[str, int] = {}
     for failure in report.get("failures", []):
         kinds[str(failure.get("kind"))] = kinds.get(str(failure.get("kind")), 0) + 1

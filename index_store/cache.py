@@ -1,7 +1,11 @@
-"""The summary cache: summaries by content key, shared by every document and version in a store.
+"""Store caches: summaries, OCR results and vision descriptions by content key, shared by every document
+and version in a store.
 
 Layout (one small JSON object per entry, immutable once written):
     cache/summaries/<model>/<prompt_version>/<key[:2]>/<key>.json
+    cache/ocr/<key[:2]>/<key>.json      key: rendered page image + OCR engine and settings (parsers/ocr_cache.py),
+                                        or an alias (document sha256, page, engine) -> {"image_key"}
+    cache/vision/<key[:2]>/<key>.json   key: page image + model + prompt and vision versions (providers/vision.py)
     {"summary": "...", "summary_source": "model", "title": "...", "model": "...", "prompt_version": "...", "created_at": "..."}
 ``key`` is parsers.summarize.subtree_keys' sha256 over a section's title, own text and
 its children's keys, so an entry is valid for any document, version or pipeline
@@ -36,14 +40,19 @@ def _safe(part: str) -> str:
     return cleaned[:120]
 
 
-class StoreSummaryCache:
-    """parsers.summarize.SummaryCache over a store backend, for one (model, prompt version)."""
+class StoreJsonCache:
+    """Immutable JSON entries by content key under one store prefix (``<prefix>/<key[:2]>/<key>.json``).
 
-    def __init__(self, backend: Backend, model: str, prompt_version: str, *, readers: int = 16):
+    The summary, OCR and vision caches are this with their own prefix and entry check. A lookup that
+    fails for any reason is a miss and a failed write only loses the entry: the cache is an optimisation.
+    """
+
+    kind = "cache"
+
+    def __init__(self, backend: Backend, prefix: str, stamp: dict[str, Any] | None = None, *, readers: int = 16):
         self.backend = getattr(backend, "backend", backend)  # a Store or a Backend
-        self.model = model
-        self.prompt_version = prompt_version
-        self.prefix = f"{CACHE}/summaries/{_safe(model)}/{_safe(prompt_version)}"
+        self.prefix = prefix
+        self.stamp = dict(stamp or {})
         self.readers = readers
         self.hits = 0
         self.misses = 0
@@ -52,6 +61,9 @@ class StoreSummaryCache:
         self._lock = threading.Lock()
         self._writer: ThreadPoolExecutor | None = None
         self._pending: list[Future[None]] = []
+
+    def valid(self, entry: dict[str, Any]) -> bool:
+        return True
 
     def key_path(self, key: str) -> str:
         name = key if _HEX.match(key) else hashlib.sha256(key.encode()).hexdigest()
@@ -65,9 +77,9 @@ class StoreSummaryCache:
         except (ValueError, StoreError):
             return None  # a damaged entry is a miss; it is rewritten on the next put
         except Exception as exc:  # the cache is an optimisation: an unreadable store costs calls, not the document
-            log.warning("summary cache lookup failed (%s): treated as a miss", type(exc).__name__)
+            log.warning("%s cache lookup failed (%s): treated as a miss", self.kind, type(exc).__name__)
             return None
-        return entry if isinstance(entry, dict) and entry.get("summary") else None
+        return entry if isinstance(entry, dict) and self.valid(entry) else None
 
     def get_many(self, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
         """Entries found, by key (lookups run in parallel: one GET each on S3)."""
@@ -85,12 +97,12 @@ class StoreSummaryCache:
 
     def put(self, key: str, entry: dict[str, Any]) -> None:
         """Queue a write (a background thread does it); ``flush()`` waits for all queued writes."""
-        record = {**entry, "model": self.model, "prompt_version": self.prompt_version,
+        record = {**entry, **self.stamp,
                   "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")}
         data = json.dumps(record, ensure_ascii=False).encode("utf-8")
         with self._lock:
             if self._writer is None:
-                self._writer = ThreadPoolExecutor(max_workers=self.writers, thread_name_prefix="summary-cache")
+                self._writer = ThreadPoolExecutor(max_workers=self.writers, thread_name_prefix=f"{self.kind}-cache")
             self._pending.append(self._writer.submit(self._write, self.key_path(key), data))
 
     def _write(self, path: str, data: bytes) -> None:
@@ -117,4 +129,80 @@ class StoreSummaryCache:
             try:
                 future.result()
             except Exception as exc:  # the cache is an optimisation: never fail a document for it
-                log.warning("summary cache write failed: %s", exc)
+                log.warning("%s cache write failed: %s", self.kind, exc)
+
+
+class StoreSummaryCache(StoreJsonCache):
+    """parsers.summarize.SummaryCache over a store backend, for one (model, prompt version)."""
+
+    kind = "summary"
+
+    def __init__(self, backend: Backend, model: str, prompt_version: str, *, readers: int = 16):
+        super().__init__(backend, f"{CACHE}/summaries/{_safe(model)}/{_safe(prompt_version)}",
+                         {"model": model, "prompt_version": prompt_version}, readers=readers)
+        self.model = model
+        self.prompt_version = prompt_version
+
+    def valid(self, entry: dict[str, Any]) -> bool:
+        return bool(entry.get("summary"))
+
+
+class StoreOcrCache(StoreJsonCache):
+    """parsers.ocr_cache.PageCache over a store: OCR results by rendered-image key (``cache/ocr/...``)."""
+
+    kind = "ocr"
+
+    def __init__(self, backend: Backend, *, readers: int = 16):
+        super().__init__(backend, f"{CACHE}/ocr", readers=readers)
+
+    def valid(self, entry: dict[str, Any]) -> bool:
+        # a reading, or an alias {"image_key"} from (document sha256, page) to a reading (parsers/ocr_cache.py)
+        return isinstance(entry.get("layout"), dict) or isinstance(entry.get("image_key"), str)
+
+
+class StoreVisionCache(StoreJsonCache):
+    """Vision descriptions by page-image key (``cache/vision/...``); see providers/vision.py."""
+
+    kind = "vision"
+
+    def __init__(self, backend: Backend, *, readers: int = 16):
+        super().__init__(backend, f"{CACHE}/vision", readers=readers)
+
+    def valid(self, entry: dict[str, Any]) -> bool:
+        return bool(entry.get("description"))
+
+
+#: cache kind -> prefix of the caches ``gc`` can prune by the keys manifests reference (manifest ``cache_refs``).
+PRUNABLE = {"ocr": f"{CACHE}/ocr/", "vision": f"{CACHE}/vision/"}
+
+
+def key_of(path: str) -> str | None:
+    """The entry key of a cache object path (``.../ab/abcd….json`` -> ``abcd…``), None for other objects."""
+    name = path.rsplit("/", 1)[-1]
+    if not name.endswith(".json"):
+        return None
+    key = name[:-5]
+    return key if _HEX.match(key) else None
+
+
+def prune(store: Any) -> dict[str, int]:
+    """Delete OCR and vision cache entries that no manifest of any kept version lists in ``cache_refs``.
+
+    Run it after old versions are gone (``gc``). An entry an ingest writes while this runs may be deleted
+    before its manifest exists: that costs a miss later, never a wrong answer (entries are only optimisations).
+    Summary entries are not pruned here: they are small and shared across models' prompt versions by key."""
+    referenced: dict[str, set[str]] = {kind: set() for kind in PRUNABLE}
+    for doc_id in list(store.doc_ids()):
+        for manifest in store.versions(doc_id):
+            refs = manifest.get("cache_refs") or {}
+            for kind in PRUNABLE:
+                referenced[kind].update(refs.get(kind) or [])
+    removed = {kind: 0 for kind in PRUNABLE}
+    backend = store.backend
+    for kind, prefix in PRUNABLE.items():
+        for path in list(backend.list_keys(prefix)):
+            key = key_of(path)
+            if key is not None and key not in referenced[kind]:
+                backend.delete_prefix(path)
+                removed[kind] += 1
+    return removed

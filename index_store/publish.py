@@ -29,8 +29,18 @@ def build_manifest(
     pipeline: dict[str, Any],
     stats: dict[str, Any],
     decisions: dict[str, Any],
+    reused: dict[str, Any] | None = None,
+    cache_refs: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
     """Manifest fields per docs/format.md; ``files`` is added by Store.publish."""
+    extra: dict[str, Any] = {}
+    if reused:
+        extra["reused"] = reused  # {"from_version", "stages", "why"}: what this version took from an older one
+    if cache_refs:
+        extra["cache_refs"] = cache_refs  # {"ocr": [key], "vision": [key]}: cache entries gc must keep
+    fallbacks = int((stats.get("model") or {}).get("fallbacks") or 0) if (stats.get("model") or {}).get("summarizer") not in (None, "extractive") else 0
+    if fallbacks:
+        extra["degraded"] = {"summaries": fallbacks}
     return {
         "schema_version": tree.schema_version,
         "doc_id": tree.doc_id,
@@ -43,6 +53,7 @@ def build_manifest(
         "source_format": tree.source_format,
         "stats": stats,
         "decisions": decisions,
+        **extra,
     }
 
 
@@ -57,10 +68,13 @@ def publish_document(
     stats: dict[str, Any],
     decisions: dict[str, Any],
     facts: Sequence[FactRow] | None = None,
+    reused: dict[str, Any] | None = None,
+    cache_refs: dict[str, list[str]] | None = None,
 ) -> bool:
     """Write the version (data first, manifest last) and move latest.json. True if latest moved."""
     files = encode_version(tree, nodes, pages, facts)
-    manifest = build_manifest(tree=tree, source=source, pipeline=pipeline, stats=stats, decisions=decisions)
+    manifest = build_manifest(tree=tree, source=source, pipeline=pipeline, stats=stats, decisions=decisions,
+                              reused=reused, cache_refs=cache_refs)
     latest_extra = {
         "fingerprint": pipeline.get("fingerprint"),
         "source": {k: source.get(k) for k in ("uri", "etag", "bytes", "sha256")},
@@ -70,4 +84,6 @@ def publish_document(
         "page_count": tree.page_count,
         "structure_source": tree.structure_source,
     }
+    if manifest.get("degraded"):  # built with extractive fallbacks: rebuilt (summaries only) once a model is reachable
+        latest_extra["degraded"] = manifest["degraded"]
     return store.publish(tree.doc_id, tree.version, files, manifest, latest_extra)

@@ -15,7 +15,8 @@ from typing import Any, Callable
 
 from parsers.classify import HUGE_TEXT_CHARS, PageKind, classify, page_stats
 from parsers.layout import PageLayout
-from parsers.ocr import OcrOptions, check_tesseract, ocr_pages, page_png
+from parsers.ocr import OcrOptions, check_tesseract, page_png
+from parsers.ocr_cache import PageCache, read_pages
 from parsers.ocr_layout import mark_bold
 from parsers.pdf import PdfSource, damage_warnings
 
@@ -31,6 +32,7 @@ class OcrStage:
     confidence: dict[int, float] = field(default_factory=dict)  # page -> mean OCR word confidence (0-100)
     stats: dict[str, Any] = field(default_factory=dict)
     decisions: dict[str, Any] = field(default_factory=dict)
+    cache_keys: list[str] = field(default_factory=list)  # OCR cache entries this document's pages use (manifest cache_refs)
 
 
 def default_workers() -> int:
@@ -53,12 +55,15 @@ def _ranges(pages: list[int]) -> str:
 
 def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: int = 300, timeout: float = 120.0,
                   max_pixels: int = 40_000_000, vision_below: float = 60.0, vision_max_pages: int = 50,
-                  vision: Vision | None = None, workers: int | None = None, bold: bool = False) -> OcrStage:
+                  vision: Vision | None = None, workers: int | None = None, bold: bool = False,
+                  cache: PageCache | None = None, doc_sha: str | None = None) -> OcrStage:
     """Classify, OCR and describe pages of ``pdf`` in place (set_layout); raises DependencyError if tesseract is needed but missing.
 
     ``bold`` marks OCR lines bold from their stroke width (ocr_layout.mark_bold). Off by default: on the
     scanned manuals it lowered structure F1 (debian-policy 0.957 -> 0.855, cplusplus 0.733 -> 0.611),
-    because the headings detector then promotes bold list items, as it does on born-digital pages."""
+    because the headings detector then promotes bold list items, as it does on born-digital pages.
+    ``cache`` (parsers/ocr_cache.py) holds readings by page image: a page found there is not OCR'd again
+    (``doc_sha``, the document's sha256, lets a rebuild of the same bytes find them without rendering)."""
     stage = OcrStage()
     kinds: dict[int, PageKind] = {}
     huge: list[int] = []
@@ -87,12 +92,15 @@ def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: i
     if todo and not ocr:
         ocr_info["skipped"] = "OCR disabled: these pages keep their (missing or garbage) text layer"
     elif todo:
-        _, installed = check_tesseract(lang)
+        engine_version, installed = check_tesseract(lang)
         opts = OcrOptions(lang=lang, dpi=dpi, timeout=timeout, max_pixels=max_pixels, rotate="osd" in installed, strokes=bold)
         if not opts.rotate:
             ocr_info["rotation"] = "OSD data missing (apt package tesseract-ocr-osd): no auto-rotation"
         labels = pdf.labels()
-        results = ocr_pages(str(pdf.path), [(n, labels[n - 1]) for n in todo], opts, workers or default_workers())
+        results, keys, cache_hits = read_pages(pdf, todo, labels, opts, workers or default_workers(), cache, engine_version,
+                                              doc_sha)
+        stage.cache_keys = keys
+        stage.stats.update(ocr_cache_hits=cache_hits, ocr_pages_read=len(todo) - cache_hits)
         errors, blank, rotated, downscaled, notes, kept = {}, [], {}, {}, {}, []
         for n in todo:
             r = results[n]

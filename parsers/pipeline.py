@@ -6,20 +6,20 @@ No Prefect, no network, no store: unit tests and benchmarks call this directly.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
-import json
 import time
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable
 
-from index_store.model import NodeRow, PageRecord, Tree, flatten
+from index_store.model import SCHEMA_VERSION, NodeRow, PageRecord, Tree, flatten
+from parsers import stages
 from parsers.describe import TITLE_PAGES, describe
 from parsers.errors import DocumentError
 from parsers.formats import HTML, MARKDOWN, detect_format
 from parsers.markup_pipeline import index_markup
+from parsers.ocr_cache import PageCache
 from parsers.ocr_stage import Vision, run_ocr_stage
 from parsers.offsets import printed_labels
 from parsers.pdf import OpenLimits, PdfSource
@@ -36,36 +36,6 @@ def package_version() -> str:
         return metadata.version("pagetree")
     except metadata.PackageNotFoundError:
         return "0+unknown"
-
-
-#: The packages whose code turns a PDF into a tree, its texts and its summaries.
-INDEXING_PACKAGES = ("parsers", "providers")
-
-
-def code_digest(package_dirs: tuple[Path, ...]) -> str:
-    """sha256 over the relative path and bytes of every ``.py`` file under ``package_dirs`` (sorted; caches
-    such as ``__pycache__`` are not sources). Comments count too: a cheap, certain rule beats a clever one."""
-    digest = hashlib.sha256()
-    for root in package_dirs:
-        for path in sorted(root.rglob("*.py")):
-            if "__pycache__" in path.parts:
-                continue
-            digest.update(f"{root.name}/{path.relative_to(root).as_posix()}\0".encode())
-            digest.update(path.read_bytes())
-            digest.update(b"\0")
-    return digest.hexdigest()
-
-
-@functools.lru_cache(maxsize=1)
-def indexing_code_version() -> str:
-    """The digest of the indexing code this process runs (computed once).
-
-    The package version alone is not enough: a checkout that changes a parser without a release keeps
-    its version, so the same bytes would get the same version id and nothing would be rebuilt (the
-    retrieval benchmark read trees two parser generations old that way).
-    """
-    here = Path(__file__).resolve().parent.parent
-    return code_digest(tuple(here / name for name in INDEXING_PACKAGES if (here / name).is_dir()))
 
 
 @dataclass(frozen=True)
@@ -94,10 +64,16 @@ class PipelineSettings:
         return dataclasses.asdict(self)
 
     def fingerprint(self) -> str:
-        """sha256 over the package version, the indexing code's digest and these settings (canonical JSON)."""
-        payload = json.dumps({"package_version": package_version(), "code": indexing_code_version(),
-                              "settings": self.to_dict()}, sort_keys=True)
-        return hashlib.sha256(payload.encode()).hexdigest()
+        """sha256 over the schema version, the declared stage versions and these settings (parsers/stages.py).
+
+        Not over code bytes: a comment or a refactor that changes no output leaves every version current;
+        tests/parsers/test_stage_goldens.py fails when an output changes without a stage version bump."""
+        return stages.fingerprint(self.to_dict())
+
+    def record(self) -> dict[str, Any]:
+        """The manifest's ``pipeline`` record: what built a version, stage by stage (docs/format.md)."""
+        return {"fingerprint": self.fingerprint(), "package_version": package_version(),
+                "schema_version": SCHEMA_VERSION, "stages": stages.stage_versions(), "settings": self.to_dict()}
 
 
 def file_sha256(path: str | Path) -> str:
@@ -125,6 +101,18 @@ class DocumentIndex:
     stats: dict[str, Any] = field(default_factory=dict)
     decisions: dict[str, Any] = field(default_factory=dict)
     facts: list[Any] = field(default_factory=list)  # index_store.model.FactRow: inline-XBRL facts (HTML filings)
+    cache_refs: dict[str, list[str]] = field(default_factory=dict)  # cache kind -> entry keys used (manifest cache_refs)
+    reused: dict[str, Any] | None = None  # {"from_version", "stages"} when built from a previous version's results
+
+
+def document_version(sha: str, fingerprint: str, degraded: bool = False) -> str:
+    """The version id; a build whose model summaries fell back to extractive ones gets its own id (``degraded``),
+    so that the full build, once the model answers, is a new version rather than a rewrite of this one."""
+    return version_id(sha, f"{fingerprint}:degraded" if degraded else fingerprint)
+
+
+def _degraded(summarizer: Summarizer | None, summaries: Any) -> bool:
+    return summarizer is not None and bool(summaries.decisions.get("fallback"))
 
 
 Progress = Callable[[str], None]
@@ -162,9 +150,12 @@ def index_document(
     vision: Vision | None = None,
     ocr_workers: int | None = None,
     model_usage: Any = None,
+    ocr_cache: PageCache | None = None,
 ) -> DocumentIndex:
     """Index one PDF, HTML or Markdown document (format read from its bytes: parsers/formats.py).
-    Raises parsers.errors.DocumentError for unusable input."""
+    Raises parsers.errors.DocumentError for unusable input.
+
+    ``ocr_cache`` (parsers/ocr_cache.py) holds OCR readings by page image: cached pages are not OCR'd."""
     settings = settings or PipelineSettings()
     path = Path(path)
     t0 = time.perf_counter()
@@ -183,7 +174,8 @@ def index_document(
         # OCR stage (parsers/ocr_stage.py): scanned pages get OCR layouts before structure runs; workers don't change output.
         ocr = run_ocr_stage(pdf, ocr=settings.ocr, lang=settings.ocr_lang, dpi=settings.ocr_dpi, timeout=settings.ocr_timeout,
                             max_pixels=settings.ocr_max_pixels, vision_below=settings.vision_below_confidence,
-                            vision_max_pages=settings.vision_max_pages, vision=vision, workers=ocr_workers)
+                            vision_max_pages=settings.vision_max_pages, vision=vision, workers=ocr_workers,
+                            cache=ocr_cache, doc_sha=sha)
         texts = [pdf.text(n) for n in range(1, pdf.page_count + 1)]
         t_ocr = time.perf_counter()
         structure = recover_structure(pdf, llm_hook=llm_structure, max_leaf_pages=settings.max_leaf_pages,
@@ -211,8 +203,7 @@ def index_document(
     summaries = summarize_document(root, own, summarizer, doc_title=title, page_count=len(pages), usage=model_usage,
                                    progress=(lambda d, t: progress(f"summaries {d}/{t}")) if progress else None)
     t_sum = time.perf_counter()
-    fingerprint = settings.fingerprint()
-    version = version_id(sha, fingerprint)
+    version = document_version(sha, settings.fingerprint(), _degraded(summarizer, summaries))
     tree = Tree(
         doc_id=doc_id,
         version=version,
@@ -231,6 +222,7 @@ def index_document(
         "text_pages": sum(p.text_source == "text" for p in pages),
         "ocr_pages": sum(p.text_source == "ocr" for p in pages),
         "empty_pages": sum(p.text_source == "none" for p in pages),
+        "pages_parsed": len(pages),
         **ocr.stats,  # ocr_pages (pages read by OCR, incl. those later described by vision), ocr_calls, vision_pages, page_classes
         "model": summaries.model_stats,  # calls, tokens, cost_usd, fallbacks, cache_hits (flows/report.py sums them)
         "seconds": {
@@ -243,4 +235,41 @@ def index_document(
     }
     return DocumentIndex(tree=tree, pages=pages, nodes=rows, sha256=sha, size=size, stats=stats,
                          decisions={"structure": structure.decisions, "ocr": ocr.decisions,
-                                    "summaries": summaries.decisions})
+                                    "summaries": summaries.decisions},
+                         cache_refs={"ocr": ocr.cache_keys} if ocr.cache_keys else {})
+
+
+def resummarize(
+    tree: Tree,
+    nodes: list[NodeRow],
+    pages: list[PageRecord],
+    settings: PipelineSettings,
+    *,
+    sha256: str,
+    size: int,
+    stats: dict[str, Any],
+    decisions: dict[str, Any],
+    summarizer: Summarizer | None = None,
+    model_usage: Any = None,
+    **_: Any,
+) -> DocumentIndex:
+    """A new version from a previous one's tree, node texts and pages, with only the summaries redone.
+
+    For a document whose content is unchanged when only the summary stages are stale: no PDF is opened
+    and nothing is OCR'd. ``stats``/``decisions`` are the previous manifest's; their summary parts are
+    replaced, the rest (what the earlier stages decided) is carried over."""
+    t0 = time.perf_counter()
+    root = tree.root
+    own = {row.node_id: row.text for row in nodes}
+    title = str(tree.extra.get("title") or root.title)
+    summaries = summarize_document(root, own, summarizer, doc_title=title, page_count=len(pages), usage=model_usage)
+    version = document_version(sha256, settings.fingerprint(), _degraded(summarizer, summaries))
+    extra = {**tree.extra, "description": summaries.description}
+    new_tree = Tree(doc_id=tree.doc_id, version=version, page_count=tree.page_count, structure_source=tree.structure_source,
+                    page_offset=tree.page_offset, root=root, extra=extra)
+    seconds = round(time.perf_counter() - t0, 4)
+    new_stats = {**stats, "pages_parsed": 0, "ocr_calls": 0, "ocr_cache_hits": 0, "ocr_pages_read": 0,
+                 "model": summaries.model_stats,
+                 "seconds": {"text": 0.0, "ocr": 0.0, "structure": 0.0, "summaries": seconds, "total": seconds}}
+    return DocumentIndex(tree=new_tree, pages=pages, nodes=flatten(root, own), sha256=sha256, size=size, stats=new_stats,
+                         decisions={**decisions, "summaries": summaries.decisions})

@@ -1,0 +1,195 @@
+"""Declared stage versions: what the pipeline fingerprint is made of, and what a change costs.
+
+Each stage that shapes the output declares a version here. Bump a stage's version when you change its
+output (text, pages, tree, summaries) on purpose; leave it when a change is a refactor, a comment or a
+speed-up. ``tests/parsers/test_stage_goldens.py`` keeps this honest: it digests every stage's output on
+fixture documents and fails, naming the stage, when an output changes without a bump
+(regenerate with ``make goldens`` after a bump; docs/operations.md, "Rolling out a parser upgrade").
+
+The fingerprint of a pipeline is the schema version, these versions and the settings: never code bytes,
+so a comment or a refactor leaves every stored version current. The stages run in ``ORDER``; a stale
+stage makes every later stage stale too, and ``first_stale`` decides how much of an old version a
+rebuild can reuse (see flows/reuse.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from index_store.model import SCHEMA_VERSION
+from providers.prompts import PROMPT_VERSION
+
+#: stage -> (version, the modules whose output it is). The prompts stage's version is
+#: providers.prompts.PROMPT_VERSION, declared next to the prompts; it enters the fingerprint
+#: through the ``prompt_version`` setting (only when a model writes summaries).
+STAGES: dict[str, tuple[str, str]] = {
+    "text": ("1", "parsers/pdf.py, parsers/layout.py: text layer, labels, positioned lines"),
+    "ocr": ("1", "parsers/ocr.py, parsers/ocr_layout.py, parsers/classify.py, parsers/ocr_stage.py: page classes, OCR"),
+    "vision": ("1", "parsers/ocr_stage.py (_describe), providers/vision.py: figure and low-confidence page descriptions"),
+    "structure": ("1", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, bookmarks.py, filings.py, "
+                       "inner_toc.py, ranges.py, providers/structure_llm.py: the tree"),
+    "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
+    "summaries": ("1", "parsers/summarize.py, providers/summarizer.py: summaries and the description"),
+    "prompts": (PROMPT_VERSION, "providers/prompts.py: every prompt sent to a model"),
+}
+ORDER = ("text", "ocr", "vision", "structure", "node_text", "summaries", "prompts")
+
+#: Which stage each PipelineSettings field feeds. A setting not listed here counts as "text" (the first
+#: stage): a new setting makes a full rebuild until someone says which stage it belongs to.
+SETTING_STAGE: dict[str, str] = {
+    "max_bytes": "text", "max_pages": "text",
+    "ocr": "ocr", "ocr_lang": "ocr", "ocr_dpi": "ocr", "ocr_timeout": "ocr", "ocr_max_pixels": "ocr",
+    "vision_below_confidence": "vision", "vision_max_pages": "vision", "vision_model": "vision",
+    "page_group_size": "structure", "max_leaf_pages": "structure", "outline_split_factor": "structure",
+    "summarizer": "summaries", "model": "summaries",
+    "prompt_version": "prompts",
+}
+
+#: Stages whose output a rebuild can take from the previous version when only later stages are stale.
+RESUMMARIZE_FROM = ("summaries", "prompts")
+
+
+def stage_versions() -> dict[str, str]:
+    """The declared version of every stage (prompts included, for the record)."""
+    return {name: version for name, (version, _) in STAGES.items()}
+
+
+def fingerprint(settings: Mapping[str, Any]) -> str:
+    """sha256 over the schema version, the stage versions (prompts via settings) and the settings."""
+    stages = {k: v for k, v in stage_versions().items() if k != "prompts"}
+    payload = json.dumps({"schema_version": SCHEMA_VERSION, "stages": stages, "settings": dict(settings)},
+                         sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class StaleStage:
+    """One stage of a stored version that the current pipeline would build differently, and why."""
+
+    stage: str
+    why: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"stage": self.stage, "why": self.why}
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else value
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def stale_stages(old: Mapping[str, Any] | None, settings: Mapping[str, Any], *,
+                 structure_source: str | None = None) -> list[StaleStage]:
+    """What differs between ``old`` (a manifest's ``pipeline`` record) and the current pipeline, per stage.
+
+    A record without declared stages (built before they existed) is stale from the first stage.
+    A structure recovered by the model (``structure_source`` "llm") depends on the model setting too.
+    """
+    old = old or {}
+    recorded = old.get("stages")
+    if not isinstance(recorded, Mapping):
+        return [StaleStage(ORDER[0], "built before declared stage versions (code-digest fingerprint)")]
+    out: list[StaleStage] = []
+    now = stage_versions()
+    for stage in ORDER:
+        if stage == "prompts":
+            continue  # its version travels as the prompt_version setting
+        before = recorded.get(stage)
+        if before != now[stage]:
+            out.append(StaleStage(stage, f"{stage} version {before or 'none'} -> {now[stage]}"))
+    if old.get("schema_version", SCHEMA_VERSION) != SCHEMA_VERSION:
+        out.append(StaleStage(ORDER[0], f"schema version {old.get('schema_version')} -> {SCHEMA_VERSION}"))
+    before_settings = old.get("settings") or {}
+    for key in sorted(set(before_settings) | set(settings)):
+        a, b = before_settings.get(key), settings.get(key)
+        if a == b:
+            continue
+        stage = SETTING_STAGE.get(key, ORDER[0])
+        out.append(StaleStage(stage, f"setting {key} {_short(a)} -> {_short(b)}"))
+        if key == "model" and structure_source == "llm":
+            out.append(StaleStage("structure", f"setting {key} {_short(a)} -> {_short(b)} (structure came from the model)"))
+    return sorted(out, key=lambda s: ORDER.index(s.stage))
+
+
+def first_stale(stale: Iterable[StaleStage]) -> str | None:
+    stages = [s.stage for s in stale]
+    return min(stages, key=ORDER.index) if stages else None
+
+
+def reusable_stages(first: str | None) -> list[str]:
+    """The stages before ``first``, whose output an unchanged document keeps (all of them when None)."""
+    return list(ORDER) if first is None else list(ORDER[:ORDER.index(first)])
+
+
+# -- golden outputs ------------------------------------------------------------------------------------------
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
+def output_digests(index: Any) -> dict[str, str]:
+    """A digest of what each stage produced for one indexed document (a parsers.pipeline.DocumentIndex).
+
+    Each digest covers only its own stage's output, so the stage that changed is the first whose digest
+    differs (later stages then differ because their input did)."""
+    pages = index.pages
+    ocr_decisions = index.decisions.get("ocr") or {}
+    nodes = list(index.tree.root.walk())
+    return {
+        "text": _digest([[p.page_number, p.label, p.text] for p in pages if p.text_source in ("text", "none")]),
+        "ocr": _digest({"classes": ocr_decisions.get("classes"),
+                        "pages": [[p.page_number, p.text, round(p.ocr_confidence or 0.0)] for p in pages
+                                  if p.text_source == "ocr"]}),
+        "vision": _digest({"wanted": (ocr_decisions.get("vision") or {}).get("wanted"),
+                           "pages": [[p.page_number, p.text] for p in pages if p.text_source == "vision"]}),
+        "structure": _digest({"source": index.tree.structure_source, "offset": index.tree.page_offset,
+                              "nodes": [[n.node_id, n.title, n.level, n.start_page, n.extra.get("kind")] for n in nodes]}),
+        "node_text": _digest([[r.node_id, r.end_page, r.text] for r in index.nodes]),
+        "summaries": _digest({"description": index.tree.extra.get("description"),
+                              "nodes": [[n.node_id, n.summary, n.summary_source] for n in nodes]}),
+    }
+
+
+def prompts_digest() -> str:
+    """A digest of every prompt and limit sent to a model (the prompts stage's output)."""
+    from providers import prompts
+
+    found = {name: (vars(value) if hasattr(value, "__dataclass_fields__") else value)
+             for name, value in vars(prompts).items()
+             if name.isupper() and name != "PROMPT_VERSION" and isinstance(value, (str, int, prompts.Prompt))}
+    return _digest(found)
+
+
+def golden_problems(recorded: Mapping[str, Any], current: Mapping[str, Any]) -> list[str]:
+    """Stages whose output changed on a fixture document without a version bump, as messages naming the stage.
+
+    ``recorded`` and ``current`` are ``{"stages": {stage: version}, "prompts": digest, "documents": {name:
+    {stage: digest}}}``. Walking the stages in order, the first whose digest changed fails unless it or an
+    earlier stage was bumped since the goldens were recorded (later stages change with their input)."""
+    problems: list[str] = []
+    was, now = recorded.get("stages") or {}, current.get("stages") or {}
+    regen = "regenerate the goldens with `make goldens` once the bump is in"
+    for name, digests in sorted((current.get("documents") or {}).items()):
+        old = (recorded.get("documents") or {}).get(name)
+        if old is None:
+            problems.append(f"{name}: no golden outputs recorded; {regen}")
+            continue
+        bumped = False
+        for stage in ORDER:
+            if stage not in digests:
+                continue
+            bumped = bumped or was.get(stage) != now.get(stage)
+            if digests[stage] != old.get(stage) and not bumped:
+                problems.append(
+                    f"stage '{stage}' output changed on fixture {name} without a version bump: bump "
+                    f"STAGES['{stage}'] in parsers/stages.py (now {now.get(stage)!r}; it covers "
+                    f"{STAGES[stage][1].split(':')[0]}), then {regen}")
+                break
+    if current.get("prompts") != recorded.get("prompts") and was.get("prompts") == now.get("prompts"):
+        problems.append(f"stage 'prompts' output changed without a version bump: bump PROMPT_VERSION in "
+                        f"providers/prompts.py (now {now.get('prompts')!r}), then {regen}")
+    return problems
