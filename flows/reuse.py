@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from index_store.errors import StoreError
 from index_store import layout
-from index_store.model import NodeRow, PageRecord, Tree
+from index_store.model import FactRow, NodeRow, PageRecord, Tree
 from index_store.store import Store
 from index_store.tables import read_table
 from parsers.pipeline import DocumentIndex, PipelineSettings, document_version, resummarize
@@ -98,6 +98,8 @@ def rebuild_from(store: Store, doc_id: str, reuse: Reuse, pipeline: PipelineSett
     index = resummarize(tree, nodes, pages, pipeline, sha256=str(source.get("sha256")), size=int(source.get("bytes") or 0),
                         stats=dict(manifest.get("stats") or {}), decisions=dict(manifest.get("decisions") or {}), **models)
     index.cache_refs = dict(manifest.get("cache_refs") or {})  # the pages are the old version's: so are their entries
+    if layout.FACTS in (manifest.get("files") or {}):  # inline-XBRL facts point at nodes and pages, which are kept
+        index.facts = _rows(FactRow, store.read_file(doc_id, version, layout.FACTS))
     index.reused = {"from_version": version, "why": reuse.why(),
                     "stages": [s for s in reusable_stages(reuse.first) if s not in RESUMMARIZE_FROM]}
     return index

@@ -72,11 +72,16 @@ def _clean_part(part: str) -> str:
     return re.sub(r"\.{2,}", ".", _SAFE.sub("-", part)).strip("-.")
 
 
+# Extensions that stay in a derived id: the markup formats (parsers/formats.py reads a .txt by its content too).
+KEPT_EXTENSIONS = (".htm", ".html", ".xhtml", ".md", ".markdown", ".txt")
+
+
 def doc_id_from_path(relative: str) -> str:
     """A safe id from a path relative to the source root, distinct for distinct paths.
 
     'a/b/report.pdf' -> 'a__b__report'. Where making the id safe loses information (characters replaced or
-    dropped, '.PDF' or no '.pdf' extension, '__' or edge '_' inside a name, a device name, over 200
+    dropped, '.PDF', neither '.pdf' nor an HTML/Markdown extension, '.pdf' after one, '__' or edge '_' inside a
+    name, a device name, over 200
     characters), a stable suffix of the path's sha256 keeps it apart from the ids of other paths:
     'a b.pdf' -> 'a-b-3f1c09e2' while 'a-b.pdf' -> 'a-b'. Raises InvalidDocId for absolute paths, '..'
     segments and control characters rather than silently rewriting them.
@@ -93,7 +98,9 @@ def doc_id_from_path(relative: str) -> str:
     suffix = hashlib.sha256("/".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:SUFFIX_CHARS]
     names = list(parts)
     # Only an exact lower-case '.pdf' is dropped without a trace: 'x.PDF' and 'x' would otherwise both be 'x'.
-    lossy = not names[-1].endswith(".pdf")
+    # HTML and Markdown names keep their extension ('x.htm' -> 'x.htm'), so 'x.htm.pdf' is the lossy one.
+    last = names[-1]
+    lossy = last[:-4].lower().endswith(KEPT_EXTENSIONS) if last.endswith(".pdf") else not last.lower().endswith(KEPT_EXTENSIONS)
     if names[-1].lower().endswith(".pdf"):
         names[-1] = names[-1][:-4]
     cleaned = []

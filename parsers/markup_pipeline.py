@@ -121,7 +121,8 @@ def read_document(path: Path, fmt: str, max_bytes: int) -> tuple[list[Block], st
 def index_markup(path: Path, doc_id: str, fmt: str, settings: Any, *, sha256: str, size: int, summarizer: Any = None,
                  progress: Any = None, model_usage: Any = None) -> Any:
     """Index one HTML or Markdown document (``fmt``); see parsers.pipeline.index_document."""
-    from parsers.pipeline import DocumentIndex, version_id
+    from parsers.describe import describe
+    from parsers.pipeline import DocumentIndex, _degraded, _description, document_version
     from parsers.summarize import summarize_document
 
     t0 = time.perf_counter()
@@ -151,6 +152,9 @@ def index_markup(path: Path, doc_id: str, fmt: str, settings: Any, *, sha256: st
         heads = _page_group_heads(blocks, page_count, settings.page_group_size)
     heads = sorted({(h.block, h.level): h for h in heads}.values(), key=lambda h: (h.block, h.level))
     root, own = build_block_tree(heads, blocks, page_count, title)
+    # Kind, title and catalog description as for a PDF (parsers/describe.py); <title> stands for PDF metadata.
+    about = describe(texts, [], root, metadata_title=title, fallback_title=title)
+    title = root.title = about.title
     structure["headings"] = len(heads)
     t_struct = time.perf_counter()
     pages = [PageRecord(page_number=n, label=labels[n - 1], text=texts[n - 1],
@@ -158,10 +162,11 @@ def index_markup(path: Path, doc_id: str, fmt: str, settings: Any, *, sha256: st
     summaries = summarize_document(root, own, summarizer, doc_title=title, page_count=page_count, usage=model_usage,
                                    progress=(lambda d, t: progress(f"summaries {d}/{t}")) if progress else None)
     t_sum = time.perf_counter()
-    version = version_id(sha256, settings.fingerprint())
+    version = document_version(sha256, settings.fingerprint(), _degraded(summarizer, summaries))
     tree = Tree(doc_id=doc_id, version=version, page_count=page_count, structure_source=source, page_offset=None,
-                root=root, extra={"title": title, "description": summaries.description,
-                                  "front_matter": front_matter(root), "source_format": fmt, "page_kind": page_kind})
+                root=root, extra={"title": title, "description": _description(about.description, summaries),
+                                  "doc_kind": about.doc_kind, "facts": about.facts, "front_matter": front_matter(root),
+                                  "source_format": fmt, "page_kind": page_kind})
     rows = flatten(root, own)
     facts = []
     if doc is not None and (doc.facts or doc.header is not None):

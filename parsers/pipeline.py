@@ -264,7 +264,8 @@ def resummarize(
     title = str(tree.extra.get("title") or root.title)
     summaries = summarize_document(root, own, summarizer, doc_title=title, page_count=len(pages), usage=model_usage)
     version = document_version(sha256, settings.fingerprint(), _degraded(summarizer, summaries))
-    extra = {**tree.extra, "description": summaries.description}
+    about = describe([p.text for p in pages], [], root, metadata_title=title, fallback_title=title)
+    extra = {**tree.extra, "description": _description(about.description, summaries)}
     new_tree = Tree(doc_id=tree.doc_id, version=version, page_count=tree.page_count, structure_source=tree.structure_source,
                     page_offset=tree.page_offset, root=root, extra=extra)
     seconds = round(time.perf_counter() - t0, 4)
