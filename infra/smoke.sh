@@ -55,6 +55,8 @@ for p in sorted(pathlib.Path("/tmp/smoke-samples").glob("*.pdf")):
 EOF'
 
 step "prefect deploy --all (from the worker container)"
+# The worker creates the pool when it starts (only if missing); deploying before that fails on a missing pool.
+compose exec -T worker sh -c 'for i in $(seq 120); do prefect work-pool inspect pagetree >/dev/null 2>&1 && exit 0; sleep 1; done; echo "no pagetree pool after 120 s" >&2; exit 1'
 compose run --rm -T worker prefect --no-prompt deploy --all
 
 # One run of ingest/nightly, watched to a terminal state (non-zero exit unless Completed).
