@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -53,10 +54,15 @@ def env(home: Path) -> dict[str, str]:
     return out
 
 
-def timed(argv: list[str], environ: dict[str, str]) -> tuple[float, subprocess.CompletedProcess]:
+def timed(argv: list[str], environ: dict[str, str], cwd: Path | str = ROOT) -> tuple[float, float, subprocess.CompletedProcess]:
+    """(wall seconds, CPU seconds of the process and its children, the finished process). On a machine shared by
+    many busy processes the wall time mostly measures waiting for a core; the CPU time does not."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    done = subprocess.run(argv, env=environ, text=True, capture_output=True, cwd=ROOT, timeout=600)
-    return time.perf_counter() - t0, done
+    done = subprocess.run(argv, env=environ, text=True, capture_output=True, cwd=cwd, timeout=900)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done
 
 
 def main() -> None:
@@ -71,35 +77,39 @@ def main() -> None:
     home = work / "prefect-home"
     modes = ("local", "prefect") + (("before",) if args.before else ())
     times: dict[str, list[float]] = {mode: [] for mode in modes}
+    cpu: dict[str, list[float]] = {mode: [] for mode in modes}
     before_lines: list[int] = []
     failures: dict[str, list[str]] = {}
     load = [os.getloadavg()[0]]
     for r in range(args.rounds):
         for mode in modes if r % 2 == 0 else modes[::-1]:
             store = str(work / f"store-{mode}-{r}")
-            environ = env(home)
+            environ, cwd = env(home), ROOT
             if mode in ("local", "before"):
                 argv = [sys.executable, "-m", "flows.cli", "index", str(pdf), "--store", store]
-                if mode == "before":
-                    environ["PYTHONPATH"] = args.before
+                if mode == "before":  # `-m` puts the working directory first on sys.path
+                    environ["PYTHONPATH"], cwd = args.before, Path(args.before)
             else:
                 argv = [sys.executable, "-c", "import sys; from flows.ingest import index_files; "
                         f"r = index_files([{str(pdf)!r}], store={store!r}); sys.exit(bool(r['failures']))"]
-            seconds, done = timed(argv, environ)
+            seconds, cpu_s, done = timed(argv, environ, cwd)
             if mode == "before":
                 before_lines.append(len([ln for ln in (done.stdout + done.stderr).splitlines() if ln.strip()]))
             if done.returncode != 0:  # the temporary Prefect server may not come up in time on a loaded machine
-                last = (done.stderr.strip().splitlines() or ["?"])[-1]
+                lines = done.stderr.strip().splitlines() or ["?"]
+                last = next((ln for ln in reversed(lines) if "Error" in ln), lines[-1])
                 failures.setdefault(mode, []).append(f"{seconds:.1f}s exit {done.returncode}: {last[:200]}")
                 print(f"{mode}: failed after {seconds:.1f}s: {last[:200]}", file=sys.stderr)
                 continue
             times[mode].append(seconds)
+            cpu[mode].append(cpu_s)
         load.append(os.getloadavg()[0])
-    _, empty = timed([sys.executable, "-m", "flows.cli", "index", str(work / "empty.pdf"), "--store", str(work / "e")],
+    _, _, empty = timed([sys.executable, "-m", "flows.cli", "index", str(work / "empty.pdf"), "--store", str(work / "e")],
                      env(home))
     empty_lines = [ln for ln in (empty.stdout + empty.stderr).splitlines() if ln.strip()]
     rows = {mode: {"median_s": round(statistics.median(t), 3) if t else None, "min_s": round(min(t), 3) if t else None,
                    "max_s": round(max(t), 3) if t else None, "runs": [round(x, 3) for x in t],
+                   "cpu_median_s": round(statistics.median(cpu[mode]), 3) if cpu[mode] else None,
                    "failed": failures.get(mode, [])} for mode, t in times.items()}
 
     def ratio_to(other: str) -> float | None:
@@ -117,9 +127,9 @@ def main() -> None:
     md = [f"# CLI: `pagetree index` of one 20-page PDF ({result['date']})", "",
           f"Command: `{result['command']}`; {os.cpu_count()} CPUs; 1-min load during the run: "
           f"{', '.join(map(str, result['load_1min']))}.", "",
-          "| mode | median s | min s | max s | runs ok | failed |", "|---|---|---|---|---|---|"]
-    md += [f"| {m} | {v['median_s']} | {v['min_s']} | {v['max_s']} | {len(v['runs'])} | {len(v['failed'])} |"
-           for m, v in rows.items()]
+          "| mode | wall median s | min s | max s | CPU median s | runs ok | failed |", "|---|---|---|---|---|---|---|"]
+    md += [f"| {m} | {v['median_s']} | {v['min_s']} | {v['max_s']} | {v['cpu_median_s']} | {len(v['runs'])} | "
+           f"{len(v['failed'])} |" for m, v in rows.items()]
     md += [f"- {m} failure: {f}" for m, v in rows.items() for f in v["failed"]]
     md += ["", f"local / prefect (same rounds, alternating): x{ratio}"
            + (f"; local / before: x{ratio_before} (before printed {before_lines} lines)" if ratio_before else ""), "",

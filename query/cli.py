@@ -26,7 +26,7 @@ def add_parsers(sub: Any, add_store: Callable[[argparse.ArgumentParser], None]) 
     p.add_argument("--max-docs", type=int, default=3, help="documents picked from the catalog when no --doc is given (default 3)")
     p.add_argument("--version", default=None, metavar="VERSION",
                    help="document version to search, with a single --doc (v prefix optional; default: latest)")
-    p.add_argument("--json", action="store_true", help='print {"results": [...], "trace": [...]}')
+    p.add_argument("--json", action="store_true", help='print {"results": [...], "trace": [...]} (default: one line per section)')
     add_store(p)
 
     p = sub.add_parser("outline", help="a document's outline to a depth, with summaries and [+N subsections]")

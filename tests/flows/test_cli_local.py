@@ -195,3 +195,24 @@ def test_the_cli_starts_no_server_process_and_a_sigterm_ends_it_cleanly(samples_
     assert first.startswith("new"), err
     assert children == set()  # before: Prefect's temporary API server ran as a child process
     assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
+
+
+def test_every_flag_the_issue_names_has_help_with_its_default(capsys) -> None:
+    from flows.cli import main
+
+    named = {"--depth", "--node", "--max-chars", "--cursor", "--json", "--max-hits", "--keep", "--navigator",
+             "--max-steps", "--top-k", "--host", "--port", "--transport", "--size", "--version"}
+    commands = ("index", "ingest", "rebuild-stale", "tree", "read", "grep", "show", "list", "versions", "gc", "verify",
+                "samples", "search", "outline", "pages", "find", "chunks", "serve", "mcp")
+    seen = set()
+    for command in commands:
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = capsys.readouterr().out
+        # One entry per option: from a line starting with "  -" to the next such line.
+        for entry in re.split(r"\n(?=  -)", text.split("options:", 1)[1]):
+            flags = set(re.findall(r"--[a-z-]+", entry.split("  ", 2)[1] if entry.count("  ") > 1 else entry)) & named
+            for flag in flags:
+                seen.add(flag)
+                assert "default" in " ".join(entry.split()), (command, flag, entry)
+    assert seen == named
