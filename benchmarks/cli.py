@@ -7,10 +7,12 @@ Each round runs, in fresh processes and alternating so that both see the same ma
                   Prefect starts its temporary API server for the call (`index_files(...)`).
   * ``before``  — with ``--before DIR`` (a checkout of the commit to compare with, e.g. ``git archive 14cf69b``):
                   that checkout's own `python -m flows.cli index X.pdf`.
+  * ``imports`` / ``prefect_import`` — only the imports `local` pays for (pagetree's CLI and flow modules, with
+                  PyMuPDF's extras skipped as the CLI does), and only `import prefect.flows`: where the CPU goes.
 Wall time includes interpreter start and imports. Also: `index` of an empty file (lines printed, exit code).
 Prints a markdown table; writes benchmarks/results/cli.{json,md}.
 
-    python benchmarks/cli.py [--rounds 5] [--before /tmp/pagetree-14cf69b]
+    python benchmarks/cli.py [--rounds 5] [--before /tmp/pagetree-14cf69b] [--modes local,prefect,imports,prefect_import]
 """
 
 from __future__ import annotations
@@ -69,13 +71,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--before", default=None, help="source tree of the CLI to compare with (run with PYTHONPATH=DIR)")
+    ap.add_argument("--modes", default="local,prefect", help="comma list of modes (before is added with --before)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks/results/cli.json"))
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="pagetree-cli-bench-"))
     pdf = make_pdf(work / "twenty.pdf")
     (work / "empty.pdf").write_bytes(b"")
     home = work / "prefect-home"
-    modes = ("local", "prefect") + (("before",) if args.before else ())
+    modes = tuple(args.modes.split(",")) + (("before",) if args.before else ())
+    if "local" not in modes:
+        raise SystemExit("--modes must include local")
     times: dict[str, list[float]] = {mode: [] for mode in modes}
     cpu: dict[str, list[float]] = {mode: [] for mode in modes}
     before_lines: list[int] = []
@@ -89,6 +94,11 @@ def main() -> None:
                 argv = [sys.executable, "-m", "flows.cli", "index", str(pdf), "--store", store]
                 if mode == "before":  # `-m` puts the working directory first on sys.path
                     environ["PYTHONPATH"], cwd = args.before, Path(args.before)
+            elif mode == "imports":
+                argv = [sys.executable, "-c", "import sys; sys.modules['pymupdf.layout'] = sys.modules['pymupdf4llm'] = None; "
+                        "import flows.cli, flows.cli_run, flows.ingest, flows.models"]
+            elif mode == "prefect_import":
+                argv = [sys.executable, "-c", "import prefect.flows"]
             else:
                 argv = [sys.executable, "-c", "import sys; from flows.ingest import index_files; "
                         f"r = index_files([{str(pdf)!r}], store={store!r}); sys.exit(bool(r['failures']))"]
