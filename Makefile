@@ -29,7 +29,7 @@ system:
 $(BIN)/.installed: pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q -U pip
-	$(BIN)/pip install -q -e ".[test,serve,dask,bench]"
+	$(BIN)/pip install -q -e ".[test,serve,dask]"
 	@touch $@
 
 setup: system $(BIN)/.installed
@@ -46,7 +46,10 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest -q
 
+# The peers the benchmarks compare against (pymupdf4llm, edgartools, sec-parser) stay out of the runtime
+# and test install: PyMuPDF imports pymupdf.layout and pymupdf4llm whenever they are installed (~0.7 s a start).
 bench: setup
+	$(BIN)/pip install -q -e ".[bench]"
 	$(BIN)/python benchmarks/structure.py
 
 # Record every stage's output on the fixture documents after a stage version bump (parsers/stages.py).

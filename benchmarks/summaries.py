@@ -60,7 +60,8 @@ KEY = "sk-benchmark"
 def reply(rec: Recorded) -> str:
     """About 25 words, like a cheap model's answer; descriptions for the description schema."""
     text = rec.user_text()
-    section = next((ln[9:] for ln in text.splitlines() if ln.startswith("Section: ")), "the document")
+    section = next((ln[9:].removeprefix("<section_path>").removesuffix("</section_path>")
+                    for ln in text.splitlines() if ln.startswith("Section: ")), "the document")
     words = [w for w in text.split() if w.isalpha() and len(w) > 5][:14]
     sentence = f"Explains {section}: " + ", ".join(words) + "."
     props = (rec.json_schema or {}).get("properties") or {}

@@ -2,7 +2,13 @@
 
 Exit codes: 0 success, 1 some documents failed / verification found problems,
 2 usage error, 3 not found, 4 store or source unusable, 5 a required system component
-(tesseract or a language pack) is missing.
+(tesseract or a language pack) is missing, 6 the model provider named by --model /
+PAGETREE_MODEL (or the vision model) is unusable: no OPENAI_API_KEY / OPENAI_BASE_URL,
+endpoint unreachable or key refused (``--allow-fallback`` indexes anyway, with extractive
+summaries where the model fails).
+
+Text from documents and file names is printed through query.terminal (controls and bidi
+overrides escaped); JSON output is printed as is.
 """
 
 from __future__ import annotations
@@ -48,6 +54,9 @@ def _pipeline_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", default=None,
                    help="model for summaries via OPENAI_BASE_URL/OPENAI_API_KEY, e.g. gpt-4o-mini (default: $PAGETREE_MODEL; none = offline)")
     p.add_argument("--vision-model", default=None, help="model for figure/scan pages (default: $PAGETREE_VISION_MODEL)")
+    p.add_argument("--allow-fallback", action="store_true",
+                   help="index even when the model provider is unusable (no key, unreachable): extractive summaries "
+                        "where the model fails, counted in the summary (default: stop with exit code 6 before any work)")
 
 
 def _ingest_args(p: argparse.ArgumentParser) -> None:
@@ -81,23 +90,52 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def _add_verbosity(p: argparse.ArgumentParser, top: bool = False) -> None:
+    """-v/-q before the command (``pagetree -q index ...``) or after it (``pagetree index ... -q``)."""
+    default: Any = 0 if top else argparse.SUPPRESS
+    p.add_argument("-v", "--verbose", action="count", default=default,
+                   help="also show flow, task and per-document log messages, and unchanged documents (default: off)")
+    p.add_argument("-q", "--quiet", action="store_true", default=False if top else argparse.SUPPRESS,
+                   help="print errors and failed documents only, no per-document lines or summary (default: off)")
+
+
+def _doc_version(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--version", default=None, metavar="VERSION",
+                   help="document version to read, as printed by list/versions (v prefix optional; default: latest)")
+
+
+def program_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("pagetree")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pagetree", description="Index PDFs into verified section trees; browse and search them.")
+    parser.add_argument("--version", action="version", version=f"pagetree {program_version()}",
+                        help="print pagetree's own version and exit (after a command, --version names a document version)")
+    _add_verbosity(parser, top=True)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("index", help="index PDF files directly (through the ingest flow)")
+    p = sub.add_parser("index", help="index PDF files directly (the index-files flow; no Prefect server needed)")
     p.add_argument("paths", nargs="+")
     p.add_argument("--doc-id", default=None, type=_doc_id, help="document id (only with a single file)")
+    p.add_argument("--json", action="store_true", help="print the run report as JSON (default: one line per document and a summary)")
+    p.add_argument("--workers", type=int, default=None, help="documents indexed at once (default 4)")
     _add_store(p)
     _pipeline_args(p)
     _replace_arg(p)
+    _add_verbosity(p)
 
     p = sub.add_parser("ingest", help="index new and changed PDFs, HTML and Markdown under a folder or s3:// prefix")
     p.add_argument("source")
     p.add_argument("--include", action="append", default=None, help="glob of keys to include (default *.pdf *.htm *.html *.xhtml *.md *.markdown; "
                    "the format is read from the content, so '*.txt' picks up EDGAR filings stored as text); repeatable")
     p.add_argument("--exclude", action="append", default=None, help="glob of keys to exclude; repeatable")
-    p.add_argument("--json", action="store_true", help="print the run report as JSON")
+    p.add_argument("--json", action="store_true", help="print the run report as JSON (default: one line per document and a summary)")
     _add_store(p)
     _pipeline_args(p)
     _ingest_args(p)
@@ -105,52 +143,55 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tombstone-removed", action="store_true",
                    help="mark documents that disappeared from the source in their latest.json (never deleted)")
     _replace_arg(p)
+    _add_verbosity(p)
 
     p = sub.add_parser("rebuild-stale", help="re-index documents whose latest version was built by another pipeline")
     p.add_argument("--doc-prefix", default=None, help="only documents whose id starts with this")
     p.add_argument("--source-prefix", default=None, help="only documents whose source URI starts with this (s3://b/2023/)")
     p.add_argument("--published-before", default=None, help="only documents published before this ISO date/time")
     p.add_argument("--dry-run", action="store_true", help="list what would be rebuilt, index nothing")
-    p.add_argument("--json", action="store_true", help="print the run report as JSON")
+    p.add_argument("--json", action="store_true", help="print the run report as JSON (default: one line per document and a summary)")
     _add_store(p)
     _pipeline_args(p)
     _ingest_args(p)
+    _add_verbosity(p)
 
     p = sub.add_parser("tree", help="print a document's section tree")
     p.add_argument("doc_id")
-    p.add_argument("--version", default=None)
-    p.add_argument("--depth", type=int, default=10)
-    p.add_argument("--node", default="0000")
+    _doc_version(p)
+    p.add_argument("--depth", type=int, default=10, help="levels below --node to print, 0-10 (default 10)")
+    p.add_argument("--node", default="0000", help="node id whose subtree to print (default 0000, the root)")
     p.add_argument("--summaries", action="store_true", help="print each node's summary under it")
     _add_store(p)
 
     p = sub.add_parser("read", help="print a section's text with its path and pages")
     p.add_argument("doc_id")
     p.add_argument("node_id")
-    p.add_argument("--version", default=None)
-    p.add_argument("--max-chars", type=int, default=20_000)
-    p.add_argument("--cursor", type=int, default=0)
-    p.add_argument("--json", action="store_true")
+    _doc_version(p)
+    p.add_argument("--max-chars", type=int, default=20_000, help="characters to print, 1-200000 (default 20000)")
+    p.add_argument("--cursor", type=int, default=0,
+                   help="character offset to start at: the next_cursor of a truncated read (default 0)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON (default: text)")
     _add_store(p)
 
-    p = sub.add_parser("grep", help="regex search in a document, optionally inside one section")
+    p = sub.add_parser("grep", help="case-insensitive regex (RE2) search in a document, optionally inside one section")
     p.add_argument("doc_id")
-    p.add_argument("pattern")
-    p.add_argument("--node", default=None)
-    p.add_argument("--pages", default=None, help="page spec such as 5-10,12")
-    p.add_argument("--max-hits", type=int, default=50)
-    p.add_argument("--version", default=None)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("pattern", help="RE2 regular expression, matched case-insensitively line by line")
+    p.add_argument("--node", default=None, help="only inside this node's section (default: the whole document)")
+    p.add_argument("--pages", default=None, help="only on these pages, e.g. 5-10,12 (default: all)")
+    p.add_argument("--max-hits", type=int, default=50, help="hits to print at most, 1-200 (default 50)")
+    _doc_version(p)
+    p.add_argument("--json", action="store_true", help="print the hits as JSON (default: one line each)")
     _add_store(p)
 
     p = sub.add_parser("show", help="print tree.json")
     p.add_argument("doc_id")
-    p.add_argument("--version", default=None)
+    _doc_version(p)
     p.add_argument("--json", action="store_true", help="print tree.json (the default and only format)")
     _add_store(p)
 
     p = sub.add_parser("list", help="list documents in the store")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print catalog rows as JSON (default: one line each)")
     _add_store(p)
 
     p = sub.add_parser("versions", help="list the published versions of a document")
@@ -158,8 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_store(p)
 
     p = sub.add_parser("gc", help="delete old versions, keeping the newest N of each document")
-    p.add_argument("--keep", type=int, default=3)
-    p.add_argument("--doc-id", default=None)
+    p.add_argument("--keep", type=int, default=3, help="versions to keep per document, newest first (default 3)")
+    p.add_argument("--doc-id", default=None, help="only this document (default: all)")
     p.add_argument("--grace-hours", type=float, default=24.0,
                    help="also remove never-published versions, staging folders and temp files older than this (default 24)")
     p.add_argument("--prune-caches", action="store_true",
@@ -188,100 +229,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _print_tree(node: dict[str, Any], summaries: bool, indent: int = 0) -> None:
+    from query.terminal import line
+
     pages = f"p. {node['start_page']}" if node["start_page"] == node["end_page"] else f"pp. {node['start_page']}-{node['end_page']}"
     more = f"  {node['more']}" if "more" in node else ""
-    print(f"{'  ' * indent}{node['node_id']}  {node['title']}  ({pages}){more}")
+    print(line(f"{'  ' * indent}{node['node_id']}  {node['title']}  ({pages}){more}"))
     if summaries and node.get("summary"):
-        print(f"{'  ' * indent}      {node['summary']}")
+        print(line(f"{'  ' * indent}      {node['summary']}"))
     for child in node.get("nodes", []):
         _print_tree(child, summaries, indent + 1)
 
 
-def _check_ocr(args: argparse.Namespace) -> str | None:
-    """Start-up check: tesseract and the requested language packs, before any work starts (None when fine)."""
-    if getattr(args, "no_ocr", False):
-        return None
-    from parsers.errors import DependencyError
-    from parsers.ocr import check_tesseract
-
-    try:
-        check_tesseract(args.ocr_lang or "eng")
-    except DependencyError as exc:
-        return str(exc)
-    return None
-
-
 def _run_flow(args: argparse.Namespace) -> int:
-    problem = _check_ocr(args)
-    if problem:
-        print(f"pagetree: {problem}", file=sys.stderr)
-        return 5
-    from flows.ingest import DEFAULT_BATCH, index_files, ingest
+    from flows.cli_run import run_flow
 
-    store = args.store or _store_default()
-    if args.command == "index":
-        if args.doc_id and len(args.paths) != 1:
-            print("pagetree: --doc-id needs exactly one file", file=sys.stderr)
-            return 2
-        missing = [p for p in args.paths if not os.path.isfile(p)]
-        for path in missing:
-            print(f"pagetree: {path}: no such file", file=sys.stderr)
-        paths = [p for p in args.paths if p not in missing]
-        report: dict[str, Any] = {"documents": [], "failures": []}
-        if paths:
-            report = index_files(paths, store=store, settings=_settings(args), doc_ids=[args.doc_id] if args.doc_id else None,
-                                 replace=args.replace)
-    else:
-        from flows.rebuild import rebuild_stale
-        from flows.runners import with_runner
-
-        common = dict(store=store, settings=_settings(args), endpoint_url=args.endpoint_url,
-                      store_endpoint_url=args.store_endpoint_url, chunk_size=args.chunk_size, doc_timeout=args.doc_timeout,
-                      batch_size=args.batch_size or DEFAULT_BATCH)
-        if args.command == "rebuild-stale":
-            report = with_runner(rebuild_stale, args.task_runner, args.workers, args.dask_address)(
-                doc_prefix=args.doc_prefix, source_prefix=args.source_prefix, published_before=args.published_before,
-                dry_run=args.dry_run, **common)
-        else:
-            report = with_runner(ingest, args.task_runner, args.workers, args.dask_address)(
-                args.source, include=args.include, exclude=args.exclude, max_size=args.max_size,
-                tombstone_removed=args.tombstone_removed, replace=args.replace, **common)
-    if getattr(args, "json", False):
-        print(json.dumps(report, indent=1))
-    else:
-        _print_report(report)
-    if report.get("report_error"):
-        print(f"pagetree: {report['report_error']}", file=sys.stderr)
-        return 4
-    failed = report.get("failures") or []
-    return 1 if failed or (args.command == "index" and missing) else 0
-
-
-def _print_report(report: dict[str, Any]) -> None:
-    c = report.get("counts", {})
-    for doc in report.get("documents", []):
-        if doc["status"] == "failed":
-            print(f"FAILED  {doc['doc_id']}: {doc['error']}", file=sys.stderr)
-        elif doc["status"] in ("new", "changed", "rebuilt"):
-            print(f"{doc['status']:<10}{doc['doc_id']}  v{doc['version']}  {doc['pages']} pages  {doc['nodes']} nodes  "
-                  f"structure={doc['structure_source']}  {doc['seconds']:.2f}s")
-        elif doc.get("stale") or doc.get("work"):  # a dry run of rebuild-stale: why, and the estimated work
-            work = doc.get("work") or {}
-            print(f"{doc['status']:<10}{doc['doc_id']}  {doc.get('reason') or ''}  (est. {work.get('pages_parsed', 0)} pages "
-                  f"to parse, {work.get('ocr_pages', 0)} to OCR, {work.get('model_calls', 0)} model calls)")
-        else:
-            print(f"{doc['status']:<10}{doc['doc_id']}")
-    if c:
-        print(f"run {report['run_id']}: {c['seen']} seen, {c['published']} published, {c['unchanged']} unchanged, "
-              f"{c['failed']} failed in {report['duration_seconds']:.1f}s (report: runs/{report['run_id']}.json)")
-        from flows.report import summary_text
-
-        print(summary_text(report))
+    return run_flow(args, args.store or _store_default(), _settings(args))
 
 
 def _query(args: argparse.Namespace) -> int:
     from index_store.store import Store
     from query import open_index
+    from query.terminal import block, line
 
     store_uri = args.store or _store_default()
     if args.command == "list":
@@ -290,8 +258,8 @@ def _query(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(rows, indent=1))
         for row in rows if not args.json else []:
-            print(f"{row['doc_id']:<40} v{row['version']}  {row.get('page_count', '?'):>5} pages  "
-                  f"{row.get('structure_source', '?'):<9} {row.get('title') or ''}")
+            print(line(f"{row['doc_id']:<40} v{row['version']}  {row.get('page_count', '?'):>5} pages  "
+                       f"{row.get('structure_source', '?'):<9} {row.get('title') or ''}"))
         return 0
     if args.command == "versions":
         for m in Store(store_uri).versions(args.doc_id):
@@ -318,7 +286,7 @@ def _query(args: argparse.Namespace) -> int:
         for warning in warnings:
             print(f"WARNING {warning}", file=sys.stderr)
         for problem in problems:
-            print(f"MISMATCH {problem}", file=sys.stderr)
+            print(line(f"MISMATCH {problem}"), file=sys.stderr)
         print("verify: OK" if not problems else f"verify: {len(problems)} problem(s)")
         return 1 if problems else 0
     doc = open_index(store_uri, args.doc_id, args.version)
@@ -331,8 +299,8 @@ def _query(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(out, indent=1, ensure_ascii=False))
         else:
-            print(f"# {out['path']}  (pp. {out['start_page']}-{out['end_page']})\n")
-            print(out["text"])
+            print(line(f"# {out['path']}  (pp. {out['start_page']}-{out['end_page']})") + "\n")
+            print(block(out["text"]))
             if out["truncated"]:
                 print(f"\n[truncated: {out['total_chars']} chars; continue with --cursor {out['next_cursor']}]")
     elif args.command == "facts":
@@ -348,8 +316,13 @@ def _query(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(hits, indent=1, ensure_ascii=False))
         for hit in hits if not args.json else []:
-            print(f"p.{hit['page']:<4} {hit['node_id']}  {hit['path']}: {hit['line']}")
+            print(line(f"p.{hit['page']:<4} {hit['node_id']}  {hit['path']}: {hit['line']}"))
     return 0
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    """SIGTERM unwinds like Ctrl-C, so that exit handlers run (a temporary Prefect server is stopped by one)."""
+    raise KeyboardInterrupt
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -358,7 +331,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     try:
         if args.command in ("index", "ingest", "rebuild-stale"):
-            return _run_flow(args)
+            import signal
+            import threading
+
+            if threading.current_thread() is not threading.main_thread():
+                return _run_flow(args)
+            previous = signal.signal(signal.SIGTERM, _terminate)
+            try:
+                return _run_flow(args)
+            finally:
+                signal.signal(signal.SIGTERM, previous)
         if args.command == "samples":
             from parsers.samples import generate
 
@@ -384,7 +366,9 @@ def _error_exit(exc: Exception) -> int:
     from index_store.errors import NotFound, StoreError
     from query.errors import InvalidRequest, NotFoundError
 
-    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    from query.terminal import line
+
+    message = line(str(exc).splitlines()[0]) if str(exc) else type(exc).__name__
     if isinstance(exc, (NotFoundError, NotFound)):
         print(f"pagetree: not found: {message}", file=sys.stderr)
         return 3

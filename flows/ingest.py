@@ -33,13 +33,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
-from prefect import flow, get_run_logger, task
+from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 
 from flows.checkpoint import Checkpoint, Recovery
 from flows.claims import claim_problem, collision_message, collisions, owner
 from flows.document import cached_source, index_documents, open_spec, open_store, settings_from
+from flows.local import LocalPool, Progress, call, in_flow_run, progress, run_logger
 from flows.prefect_compat import unjoined_heartbeats
 from flows.report import DocOutcome, RunReport, new_run_id
 from flows.runners import chosen_runner, describe
@@ -285,13 +286,15 @@ def tombstone(store: Store, doc_id: str, run_id: str) -> None:
 
 def publish_report(report: RunReport, store: Store) -> None:
     """The JSON report in the store is the record; the Prefect artifact is a convenience."""
-    logger = get_run_logger()
+    logger = run_logger()
     try:
         store.put_run(report.run_id, report.to_dict())
     except Exception as exc:  # a full disk, a denied write: the run's outcome still reaches the caller
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         report.report_error = f"could not write the run report runs/{report.run_id}.json: {type(exc).__name__}: {first}"
         logger.error(report.report_error)
+    if not in_flow_run():  # the CLI's local mode (flows/local.py): no Prefect API to hold an artifact
+        return
     try:
         create_markdown_artifact(key=f"{report.flow}-report", markdown=report.to_markdown(),
                                  description=f"pagetree run {report.run_id}")
@@ -316,7 +319,8 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
     flow's own (flows.runners.chosen_runner: the runner a deployment's parameters chose); ``on_progress``: called
     after each batch's outcomes are in ``report`` (flows.checkpoint.Checkpoint writes the partial report).
     """
-    logger = get_run_logger()
+    logger = run_logger()
+    local = None if in_flow_run() else LocalPool()  # no flow run: batches on plain threads (flows/local.py)
     chunks_left = iter(items)
     pending: deque[PlanItem] = deque()  # planned, to submit
     reruns: deque[PlanItem] = deque()  # from a batch that died as a whole: one document per task
@@ -326,7 +330,7 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
     slots = 0  # asked of the runner only once there is work (a Dask runner starts its cluster then)
     planned_all = False
     done = 0
-    work = [0.0, 0]  # seconds and number of the documents indexed so far
+    work = [0.0, 0, 0]  # seconds and number of the documents indexed so far, and their pages
 
     def plan_more() -> None:
         nonlocal planned_all, slots
@@ -344,16 +348,17 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
                                                        error=item.reason if item.action == "failed" else None,
                                                        error_kind=kind))
             if pending and not slots:
-                slots = runner_slots(task_runner)
+                slots = local.slots if local else runner_slots(task_runner)
 
     def submit(group: list[PlanItem], rerun: bool) -> None:
-        jobs = [_job(item, spec) for item in group]
-        if task_runner is None:
-            future = index_documents.submit(jobs, store_uri, settings, store_endpoint, retry_base, doc_timeout)
+        args = ([_job(item, spec) for item in group], store_uri, settings, store_endpoint, retry_base, doc_timeout)
+        if local:
+            future = local.submit(index_documents, *args)
+        elif task_runner is None:
+            future = index_documents.submit(*args)
         else:
-            future = task_runner.submit(index_documents, {"jobs": jobs, "store_uri": store_uri, "settings": settings,
-                                                          "store_endpoint": store_endpoint, "retry_base": retry_base,
-                                                          "doc_timeout": doc_timeout})
+            future = task_runner.submit(index_documents, dict(zip(("jobs", "store_uri", "settings", "store_endpoint",
+                                                                   "retry_base", "doc_timeout"), args)))
         running[id(future)] = (group, rerun, future)
         future.add_done_callback(finished.put)
 
@@ -376,6 +381,9 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
             outcomes = [_rerun(item, outcome) for item, outcome in zip(group, outcomes)]
         report.documents.extend(outcomes)
         done += len(group)
+        work[2] += sum(o.pages for o in outcomes if o.status != "unchanged")
+        progress(Progress(done, len(pending) + len(reruns) + sum(len(g) for g, _, _ in running.values()), planned_all,
+                          int(work[2]), time.perf_counter() - started, outcomes))
         if on_progress is not None:
             on_progress()
         # One line per batch, one per failure: per-document INFO lines would each be an API call.
@@ -389,6 +397,7 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
         outstanding = sum(len(group) for group, _, _ in running.values())  # at most 2 x slots batches
         return len(running) < 2 * max(slots, 1) and (not running or outstanding < max_in_flight)
 
+    started = time.perf_counter()
     plan_more()
     while pending or reruns or running:
         while (reruns or pending) and room():
@@ -399,6 +408,8 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
                 submit(next_batch(pending, batch_size, batch_bytes, slots, least), False)
             plan_more()
         collect(finished.get())
+    if local:
+        local.shutdown()
 
 
 def run_ingest(
@@ -427,7 +438,7 @@ def run_ingest(
     notes: list[str] | None = None,
 ) -> RunReport:
     """The body shared by the flows below: discover, plan per chunk, index+publish each, report."""
-    logger = get_run_logger()
+    logger = run_logger()
     pipeline = settings_from(settings)
     fingerprint = pipeline.fingerprint()
     report = RunReport(run_id=run_id or new_run_id(), flow=flow_name, source=source, store=store,
@@ -452,7 +463,7 @@ def run_ingest(
 
     def planned() -> Iterator[list[PlanItem]]:
         for chunk in chunks(objects_iter, chunk_size):
-            items = plan(store, chunk, fingerprint, doc_ids, max_size, store_endpoint, replace=replace,
+            items = call(plan, store, chunk, fingerprint, doc_ids, max_size, store_endpoint, replace=replace,
                          retry_degraded=model_available(pipeline))
             items = [claim(item, claimed) for item in items]
             seen.update(i.doc_id for i in items)

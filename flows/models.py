@@ -134,3 +134,32 @@ def document_models(pipeline: PipelineSettings, store: Store | None = None,
     # the summary cache follows the pipeline's prompt version (PROMPT_VERSION unless a rollout pins another)
     prompt_version = pipeline.prompt_version if pipeline.prompt_version != "none" else PROMPT_VERSION
     return runtime.for_document(store, prompt_version).kwargs()
+
+
+def check_provider(settings: ProviderSettings, timeout: float = 10.0) -> str | None:
+    """Start-up check, like the tesseract one: None when no model is named or its endpoint answers, else one line.
+
+    A missing OPENAI_API_KEY / OPENAI_BASE_URL, an endpoint that cannot be reached and a refused key are caught
+    here, before any work, instead of as one extractive fallback per section. Any other answer of GET /models
+    (even an error status: some OpenAI-compatible servers do not list models) counts as reachable.
+    """
+    if not (settings.model or settings.vision_model):
+        return None
+    named = " / ".join(m for m in (settings.model, settings.vision_model) if m)
+    if not (settings.api_key or settings.base_url):
+        return f"model {named} needs OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (an OpenAI-compatible server): neither is set"
+    import openai
+
+    where = settings.base_url or "https://api.openai.com/v1"
+    client = openai.OpenAI(api_key=settings.api_key or "unused", base_url=settings.base_url, timeout=timeout, max_retries=0)
+    try:
+        client.models.list()
+    except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+        return f"model endpoint {where} refused the API key (HTTP {exc.status_code})"
+    except openai.APIStatusError:
+        return None
+    except openai.APIConnectionError as exc:  # includes timeouts
+        return f"model endpoint {where} is unreachable: {type(exc).__name__}: {exc}"
+    finally:
+        client.close()
+    return None

@@ -151,27 +151,33 @@ class RunReport:
 
 
 def summary_text(report: dict[str, Any]) -> str:
-    """The run summary the CLI prints, from the JSON report (same numbers as runs/<run-id>.json)."""
+    """The run summary the CLI prints, from the JSON report (same numbers as runs/<run-id>.json): two lines, a
+    third when a model was called or fell back, a fourth when documents disappeared from the source."""
     c = report.get("counts", {})
     usage = report.get("model_usage", {})
-    lines = [
-        f"documents: {c.get('seen', 0)} seen, {c.get('new', 0)} new, {c.get('changed', 0)} changed, "
-        f"{c.get('rebuilt', 0)} rebuilt, {c.get('unchanged', 0)} unchanged, {c.get('skipped', 0)} skipped, "
-        f"{c.get('failed', 0)} failed",
-        f"pages: {c.get('pages', 0)} indexed, {c.get('ocr_pages', 0)} OCR; {c.get('bytes_downloaded', 0)} bytes downloaded; "
-        f"{report.get('duration_seconds', 0):.1f}s",
-        f"model: {usage.get('calls', 0)} calls, {usage.get('prompt_tokens', 0)}+{usage.get('completion_tokens', 0)} tokens, "
-        f"${usage.get('cost_usd', 0.0):.4f}",
-    ]
-    work = report.get("work")
-    if work:
-        lines.append(f"work: {work.get('pages_parsed', 0)} pages parsed, {work.get('ocr_pages', 0)} pages OCR'd, "
-                     f"{work.get('model_calls', 0)} model calls")
     kinds: dict[str, int] = {}
     for failure in report.get("failures", []):
         kinds[str(failure.get("kind"))] = kinds.get(str(failure.get("kind")), 0) + 1
-    if kinds:
-        lines.append("failures by reason: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+    reasons = f" ({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))})" if kinds else ""
+    where = f"; report runs/{report['run_id']}.json" if report.get("run_id") else ""
+    lines = [
+        f"documents: {c.get('seen', 0)} seen, {c.get('new', 0)} new, {c.get('changed', 0)} changed, "
+        f"{c.get('rebuilt', 0)} rebuilt, {c.get('unchanged', 0)} unchanged, {c.get('skipped', 0)} skipped, "
+        f"{c.get('failed', 0)} failed{reasons}",
+        f"pages: {c.get('pages', 0)} indexed, {c.get('ocr_pages', 0)} OCR; {c.get('bytes_downloaded', 0)} bytes downloaded; "
+        f"{report.get('duration_seconds', 0):.1f}s{where}",
+    ]
+    if usage.get("calls") or usage.get("fallbacks"):
+        fallbacks = usage.get("fallbacks", 0)
+        lines.append(
+            f"model: {usage.get('calls', 0)} calls, {usage.get('prompt_tokens', 0)}+{usage.get('completion_tokens', 0)} tokens, "
+            f"${usage.get('cost_usd', 0.0):.4f}"
+            + (f"; FALLBACKS: {fallbacks} summaries written offline because the model failed" if fallbacks else ""))
+    work = report.get("work")
+    if work and (report.get("flow") == "rebuild-stale" or work.get("pages_parsed", 0) != c.get("pages", 0)
+                 or work.get("ocr_pages", 0) != c.get("ocr_pages", 0)):  # only when a rebuild reused something
+        lines.append(f"work: {work.get('pages_parsed', 0)} pages parsed, {work.get('ocr_pages', 0)} pages OCR'd, "
+                     f"{work.get('model_calls', 0)} model calls")
     for warning in report.get("warnings") or []:  # published, but the reader must know: one line each
         lines.append(f"WARNING {warning.get('doc_id')}: {warning.get('kind')}: {warning.get('message')}")
     removed = report.get("removed_from_source") or []

@@ -23,7 +23,7 @@ from parsers.ocr_cache import PageCache
 from parsers.ocr_stage import Vision, run_ocr_stage
 from parsers.offsets import printed_labels
 from parsers.pdf import OpenLimits, PdfSource
-from parsers.ranges import build_tree, front_matter, page_groups
+from parsers.ranges import build_tree, clip_titles, front_matter, page_groups
 from parsers.sections import assign_text
 from parsers.structure import LlmStructureHook, recover_structure
 from parsers.summarize import Summarizer, summarize_document
@@ -198,6 +198,8 @@ def index_document(
             for n in range(1, pdf.page_count + 1)
         ]
     own = assign_text(root, [p.text for p in pages])
+    clip_titles(root, own)  # a hostile 100 KB outline title stays whole in the text, not in the tree
+    title = root.title
     # Model summaries when a summarizer is given (extractive fallback per node), else extractive; see parsers/summarize.py.
     # model_usage (providers.usage.Usage) accounts summaries, vision and structure calls together in stats["model"].
     summaries = summarize_document(root, own, summarizer, doc_title=title, page_count=len(pages), usage=model_usage,

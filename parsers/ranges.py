@@ -52,6 +52,25 @@ def build_tree(entries: list[Entry], page_count: int, title: str) -> Node:
     return root
 
 
+MAX_TITLE_CHARS = 300  # a title is a line in a tree; a longer one (a 100 KB outline entry) is cut, kept in the text
+
+
+def clip_titles(root: Node, own: dict[str, str], limit: int = MAX_TITLE_CHARS) -> int:
+    """Cut titles longer than ``limit`` characters (at a word, with "..."); the full title goes at the head of the
+    node's own text unless the text already holds it. Returns how many were cut."""
+    cut = 0
+    for node in root.walk():
+        if len(node.title) <= limit:
+            continue
+        text = own.get(node.node_id, "")
+        if node.title not in text:
+            own[node.node_id] = node.title + ("\n" + text if text else "")
+        head = node.title[:limit]
+        node.title = (head.rsplit(" ", 1)[0] if " " in head[limit // 2:] else head) + " ..."
+        cut += 1
+    return cut
+
+
 def front_matter(root: Node) -> dict[str, int] | None:
     """Pages before the first entry (the root's own text): tree.json's ``front_matter``, None if there are none."""
     if not root.nodes or root.nodes[0].start_page <= 1:

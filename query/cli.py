@@ -12,68 +12,74 @@ import sys
 from typing import Any, Callable
 
 COMMANDS = ("search", "answer", "outline", "pages", "find", "chunks", "serve", "mcp")
+_VERSION_HELP = "document version to read, as printed by list/versions (v prefix optional; default: latest)"
 
 
 def add_parsers(sub: Any, add_store: Callable[[argparse.ArgumentParser], None]) -> None:
     p = sub.add_parser("search", help="tree search: ranked sections with citations (pages) and the trace")
     p.add_argument("question")
     p.add_argument("--doc", action="append", default=None, metavar="DOC_ID", help="restrict to this document; repeatable")
-    p.add_argument("--navigator", choices=("lexical", "llm"), default="lexical")
-    p.add_argument("--max-steps", type=int, default=60)
-    p.add_argument("--top-k", type=int, default=10)
-    p.add_argument("--max-docs", type=int, default=3, help="documents picked from the catalog when no --doc is given")
-    p.add_argument("--version", default=None, help="pin the version (with a single --doc)")
-    p.add_argument("--json", action="store_true", help='print {"results": [...], "trace": [...]}')
+    p.add_argument("--navigator", choices=("lexical", "llm"), default="lexical",
+                   help="lexical: offline BM25 over the tree; llm: a model descends the tree ($PAGETREE_MODEL) (default lexical)")
+    p.add_argument("--max-steps", type=int, default=60, help="navigator steps (model calls for llm) at most (default 60)")
+    p.add_argument("--top-k", type=int, default=10, help="sections to return at most (default 10)")
+    p.add_argument("--max-docs", type=int, default=3, help="documents picked from the catalog when no --doc is given (default 3)")
+    p.add_argument("--version", default=None, metavar="VERSION",
+                   help="document version to search, with a single --doc (v prefix optional; default: latest)")
+    p.add_argument("--json", action="store_true", help='print {"results": [...], "trace": [...]} (default: one line per section)')
     add_store(p)
 
     p = sub.add_parser("answer", help="search, then a model's answer whose claims cite node ids and pages "
                                       "(needs PAGETREE_MODEL and OPENAI_API_KEY or OPENAI_BASE_URL)")
     p.add_argument("question")
     p.add_argument("--doc", action="append", default=None, metavar="DOC_ID", help="restrict to this document; repeatable")
-    p.add_argument("--navigator", choices=("lexical", "llm"), default="lexical")
-    p.add_argument("--max-steps", type=int, default=60)
-    p.add_argument("--top-k", type=int, default=5)
-    p.add_argument("--json", action="store_true", help='print {"question", "answer", "claims", "results", ...}')
+    p.add_argument("--navigator", choices=("lexical", "llm"), default="lexical",
+                   help="how sections are found before the model answers: lexical (offline) or llm (default lexical)")
+    p.add_argument("--max-steps", type=int, default=60, help="navigator steps (model calls for llm) at most (default 60)")
+    p.add_argument("--top-k", type=int, default=5, help="sections given to the model at most (default 5)")
+    p.add_argument("--json", action="store_true",
+                   help='print {"question", "answer", "claims", "results", ...} (default: the answer, then its citations)')
     add_store(p)
 
     p = sub.add_parser("outline", help="a document's outline to a depth, with summaries and [+N subsections]")
     p.add_argument("doc_id")
-    p.add_argument("--node", default="0000")
-    p.add_argument("--depth", type=int, default=2)
-    p.add_argument("--version", default=None)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--node", default="0000", help="node id whose outline to print (default 0000, the root)")
+    p.add_argument("--depth", type=int, default=2, help="levels below --node, 0-10 (default 2)")
+    p.add_argument("--version", default=None, metavar="VERSION", help=_VERSION_HELP)
+    p.add_argument("--json", action="store_true", help="print the outline as JSON (default: indented text)")
     add_store(p)
 
     p = sub.add_parser("pages", help="print pages by physical number, e.g. 5-10,12")
     p.add_argument("doc_id")
-    p.add_argument("spec")
-    p.add_argument("--version", default=None)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("spec", help="physical page numbers, e.g. 5-10,12 (at most 200 pages)")
+    p.add_argument("--version", default=None, metavar="VERSION", help=_VERSION_HELP)
+    p.add_argument("--json", action="store_true", help="print the pages as JSON (default: text)")
     add_store(p)
 
     p = sub.add_parser("find", help="sections containing an exact phrase (case-insensitive)")
     p.add_argument("doc_id")
-    p.add_argument("text")
-    p.add_argument("--version", default=None)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("text", help="phrase to find, case-insensitive, whitespace-normalised")
+    p.add_argument("--version", default=None, metavar="VERSION", help=_VERSION_HELP)
+    p.add_argument("--json", action="store_true", help="print the sections as JSON (default: one line each)")
     add_store(p)
 
     p = sub.add_parser("chunks", help="export ~N-character chunks with doc_id, node_id, tree_path, page_number (JSON lines)")
     p.add_argument("doc_ids", nargs="*", help="documents (default: all in the store)")
-    p.add_argument("--size", type=int, default=500)
+    p.add_argument("--size", type=int, default=500, help="characters per chunk, about (default 500)")
     p.add_argument("--out", default="-", help="output file (default: stdout)")
     add_store(p)
 
     p = sub.add_parser("serve", help="HTTP API (FastAPI) over the store")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080)")
     p.add_argument("--keys", default=None, help="API keys file (JSON or TOML: key -> allowed doc prefixes); default $PAGETREE_API_KEYS")
     add_store(p)
 
     p = sub.add_parser("mcp", help="MCP server exposing the query tools (stdio, or streamable HTTP)")
-    p.add_argument("--transport", choices=("stdio", "http"), default="stdio")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8081)
+    p.add_argument("--transport", choices=("stdio", "http"), default="stdio",
+                   help="stdio for a local agent, http for streamable HTTP at /mcp (default stdio)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on with --transport http (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8081, help="port to listen on with --transport http (default 8081)")
     add_store(p)
 
 
@@ -83,6 +89,7 @@ def _print(obj: Any) -> None:
 
 def run(args: argparse.Namespace, store: str) -> int:
     from query.index import open_index
+    from query.terminal import block, line
 
     if args.command == "search":
         from query.search import search
@@ -95,7 +102,7 @@ def run(args: argparse.Namespace, store: str) -> int:
             return 0
         for i, hit in enumerate(result.results, 1):
             pages = ", ".join(map(str, hit.pages)) or f"{hit.start_page}-{hit.end_page}"
-            print(f"{i:>2}. {hit.score:7.3f}  {hit.doc_id}  {hit.node_id}  {hit.path}  (pages {pages})")
+            print(line(f"{i:>2}. {hit.score:7.3f}  {hit.doc_id}  {hit.node_id}  {hit.path}  (pages {pages})"))
         if not result.results:
             print("no matching sections")
         return 0
@@ -114,14 +121,14 @@ def run(args: argparse.Namespace, store: str) -> int:
             _print(pages)
         for p in pages if not args.json else []:
             label = f" (label {p['label']})" if p.get("label") else ""
-            print(f"=== page {p['page']}{label}  {p['node_id']}  {p['path']}\n{p['text']}")
+            print(line(f"=== page {p['page']}{label}  {p['node_id']}  {p['path']}") + "\n" + block(p["text"]))
         return 0
     if args.command == "find":
         found = open_index(store, args.doc_id, args.version).find(args.text)
         if args.json:
             _print(found)
         for f in found if not args.json else []:
-            print(f"{f['node_id']}  {f['path']}  pages {', '.join(map(str, f['pages'])) or '-'}")
+            print(line(f"{f['node_id']}  {f['path']}  pages {', '.join(map(str, f['pages'])) or '-'}"))
         return 0
     if args.command == "chunks":
         return _chunks(args, store)
@@ -139,11 +146,13 @@ def run(args: argparse.Namespace, store: str) -> int:
 
 
 def _print_outline(node: dict[str, Any], indent: int = 0) -> None:
+    from query.terminal import line
+
     pages = f"p. {node['start_page']}" if node["start_page"] == node["end_page"] else f"pp. {node['start_page']}-{node['end_page']}"
     more = f"  {node['more']}" if "more" in node else ""
-    print(f"{'  ' * indent}{node['node_id']}  {node['title']}  ({pages}){more}")
+    print(line(f"{'  ' * indent}{node['node_id']}  {node['title']}  ({pages}){more}"))
     if node.get("summary"):
-        print(f"{'  ' * indent}      {node['summary'][:300]}")
+        print(line(f"{'  ' * indent}      {node['summary'][:300]}"))
     for child in node.get("nodes", []):
         _print_outline(child, indent + 1)
 

@@ -42,30 +42,47 @@ def compile_safe(pattern: str, ignore_case: bool = True) -> Any:
         raise InvalidRequest(f"invalid regex {pattern!r} (RE2 syntax: no backreferences or lookaround): {exc}") from None
 
 
+MAX_SPEC_CHARS = 1000
+
+
 def parse_page_spec(spec: str | tuple[int, int] | list[int], page_count: int, limit: int = 200) -> list[int]:
-    """'5-10,12' -> [5..10, 12]; pages outside 1..page_count are an error."""
+    """'5-10,12' -> [5..10, 12]; pages outside 1..page_count are an error (NotFoundError), and so is asking for
+    more than ``limit`` pages (InvalidRequest). Every range is checked against the page count before it is
+    expanded, so no spec costs more than ``limit`` + page_count integers ('1-200000000' used to be 7.9 GB)."""
     if isinstance(spec, tuple):
         spec = f"{spec[0]}-{spec[1]}"
     if isinstance(spec, list):
-        pages = [int(p) for p in spec]
-    else:
-        pages = []
-        for part in str(spec).replace(" ", "").split(","):
-            if not part:
-                continue
-            m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
-            if not m:
-                raise InvalidRequest(f"invalid page spec {spec!r}: use forms like '5', '5-10', '5-10,12'")
-            a, b = int(m.group(1)), int(m.group(2) or m.group(1))
-            if b < a:
-                raise InvalidRequest(f"invalid page range {part!r}: end before start")
-            pages.extend(range(a, b + 1))
-            if len(pages) > limit:
-                raise InvalidRequest(f"page spec {spec!r} asks for more than {limit} pages")
-    bad = [p for p in pages if not 1 <= p <= page_count]
-    if bad:
-        raise NotFoundError(f"page {bad[0]} out of range 1-{page_count}")
+        spec = ",".join(str(p) for p in spec)
+    text = str(spec).replace(" ", "")
+    if len(text) > MAX_SPEC_CHARS:
+        raise InvalidRequest(f"page spec longer than {MAX_SPEC_CHARS} characters")
+    pages: list[int] = []
+    for part in text.split(","):
+        if not part:
+            continue
+        m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if not m:
+            raise InvalidRequest(f"invalid page spec {text[:80]!r}: use forms like '5', '5-10', '5-10,12'")
+        for digits in m.groups():
+            if digits and (len(digits) > 9 or not 1 <= int(digits) <= page_count):
+                shown = digits if len(digits) <= 12 else digits[:12] + "..."
+                raise NotFoundError(f"page {shown} out of range 1-{page_count}")
+        a, b = int(m.group(1)), int(m.group(2) or m.group(1))
+        if b < a:
+            raise InvalidRequest(f"invalid page range {part!r}: end before start")
+        if len(pages) + (b - a + 1) > limit:
+            raise InvalidRequest(f"page spec {text[:80]!r} asks for more than {limit} pages")
+        pages.extend(range(a, b + 1))
+    if not pages:
+        raise InvalidRequest("empty page spec: use forms like '5', '5-10', '5-10,12'")
     return list(dict.fromkeys(pages))
+
+
+def version_id(version: str | None) -> str | None:
+    """A version id as given: 16 hex digits, or the 'v'-prefixed form that list and the run summaries print."""
+    if version and len(version) == 17 and version[0] in "vV":
+        return version[1:]
+    return version
 
 
 class DocIndex:
@@ -340,7 +357,7 @@ def open_index(store: str | Store, doc_id: str, version: str | None = None, **st
     st = open_store(store, **store_options)
     try:
         layout.check_doc_id(doc_id)
-        resolved = st.resolve(doc_id, version)
+        resolved = st.resolve(doc_id, version_id(version))
         key = (st.uri, doc_id, resolved)
         with _CACHE_LOCK:
             doc = _CACHE.get(key)

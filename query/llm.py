@@ -56,16 +56,18 @@ def _section_view(doc: Any, node_id: str) -> tuple[str, list[dict[str, Any]], li
     body = "\n".join(f"[page {p}]\n{rows[p - 1]['text'] or ''}" for p in shown)
     body = clip_chars(body, READ_CHARS)
     refs = [r for r in refs_with_targets(doc, body, exclude=node_id) if r["node_id"]]
-    text = (f"Read {node.node_id} {doc.path(node.node_id)} (pp. {node.start_page}-{node.end_page}"
-            f"{', first pages shown' if last < node.end_page else ''}):\n<section_text>\n{fence(body)}\n</section_text>")
-    if refs:
-        text += "\nCross-references you may follow: " + "; ".join(f"{r['text']} -> {r['node_id']} {r['title']}" for r in refs)
+    text = (f"Read {node.node_id} <section_path>{fence(doc.path(node.node_id))}</section_path> (pp. {node.start_page}-"
+            f"{node.end_page}{', first pages shown' if last < node.end_page else ''}):\n<section_text>\n{fence(body)}\n</section_text>")
+    if refs:  # everything from the document stays inside a fence, escaped (providers.prompts.fence)
+        listed = "; ".join(f"{r['text']} -> {r['node_id']} {r['title']}" for r in refs)
+        text += f"\nCross-references you may follow: <cross_references>{fence(listed)}</cross_references>"
     return text, refs, shown
 
 
 def llm_search(doc: Any, question: str, *, provider: Any, max_steps: int = 12, top_k: int = 10) -> tuple[list[Hit], list[dict[str, Any]]]:
     """Model-guided descent of one document; (hits in the order found, trace)."""
     from providers.errors import ProviderError
+    from providers.prompts import fence
 
     from query.prompts import NAVIGATE
 
@@ -82,8 +84,8 @@ def llm_search(doc: Any, question: str, *, provider: Any, max_steps: int = 12, t
         outline = "\n".join(line for nid, depth in opened.items() for line in
                             ([f"[{nid} {doc.node(nid).title}]"] if nid != doc.tree.root.node_id else []) +
                             _outline_lines(doc, nid, depth))
-        user = NAVIGATE.render(question=question, doc_title=doc.tree.root.title, page_count=doc.tree.page_count,
-                               outline=outline, read=", ".join(read) or "nothing", steps_left=max_steps - step + 1,
+        user = NAVIGATE.render(question=question, doc_title=fence(doc.tree.root.title), page_count=doc.tree.page_count,
+                               outline=fence(outline), read=", ".join(read) or "nothing", steps_left=max_steps - step + 1,
                                observation=observation)
         try:
             reply = provider.complete(NAVIGATE.system, user, json_schema=NAVIGATE.schema, max_tokens=NAVIGATE.max_tokens)
@@ -115,7 +117,8 @@ def llm_search(doc: Any, question: str, *, provider: Any, max_steps: int = 12, t
         if kind == "expand":
             opened[node_id] = 1
             node = doc.node(node_id)
-            observation = (f"Expanded {node_id} {node.title}: its subsections are now in the outline."
+            observation = (f"Expanded {node_id} <section_path>{fence(node.title)}</section_path>: its subsections are now "
+                           "in the outline."
                            if node.nodes else f"{node_id} has no subsections; read it instead.")
         else:  # read / follow
             observation, refs, shown = _section_view(doc, node_id)
@@ -147,7 +150,8 @@ def answer(question: str, hits: list[Hit], *, store: Any, provider: Any, max_cha
         text = clip_chars("\n".join(f"[page {p}]\n{doc.pages()[p - 1]['text'] or ''}" for p in pages), budget)
         budget -= len(text)
         given[(hit.doc_id, hit.node_id)] = set(pages)
-        blocks.append(f"doc_id={hit.doc_id} node_id={hit.node_id} path={hit.path}\n<section_text>\n{fence(text)}\n</section_text>")
+        blocks.append(f"doc_id={hit.doc_id} node_id={hit.node_id} <section_path>{fence(hit.path)}</section_path>\n"
+                      f"<section_text>\n{fence(text)}\n</section_text>")
     reply = provider.complete(ANSWER.system, ANSWER.render(question=question, sections="\n\n".join(blocks)),
                               json_schema=ANSWER.schema, max_tokens=ANSWER.max_tokens)
     try:

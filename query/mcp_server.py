@@ -141,9 +141,11 @@ if __name__ == "__main__":
     import argparse
 
     ap = argparse.ArgumentParser(description="pagetree MCP server")
-    ap.add_argument("--store", default=os.environ.get("PAGETREE_STORE", "./index"))
-    ap.add_argument("--transport", choices=("stdio", "http"), default="stdio")
-    ap.add_argument("--host", default="127.0.0.1")
-    ap.add_argument("--port", type=int, default=8081)
+    ap.add_argument("--store", default=os.environ.get("PAGETREE_STORE", "./index"),
+                    help="index store: folder or s3://bucket/prefix (default: $PAGETREE_STORE or ./index)")
+    ap.add_argument("--transport", choices=("stdio", "http"), default="stdio",
+                    help="stdio for a local agent, http for streamable HTTP at /mcp (default stdio)")
+    ap.add_argument("--host", default="127.0.0.1", help="address to listen on with --transport http (default 127.0.0.1)")
+    ap.add_argument("--port", type=int, default=8081, help="port to listen on with --transport http (default 8081)")
     a = ap.parse_args()
     run_server(a.store, a.transport, a.host, a.port)

@@ -4,15 +4,19 @@ Every route checks the caller's API key against the document prefixes it may
 see (query.access): a document outside them is refused with 403 before the
 store is touched, and search only ever looks inside allowed documents.
 Typed query errors map to statuses (404 not found, 400 invalid); malformed
-requests are 422 (FastAPI validation). OpenAPI schema at /openapi.json.
+requests are 422 (FastAPI validation); request bodies over MAX_BODY_BYTES are
+413. OpenAPI schema at /openapi.json; /docs lists the routes from it as plain
+HTML (no Swagger UI from a CDN: it stayed blank offline).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import Depends, FastAPI, Header, Path, Query, Request
-from fastapi.responses import JSONResponse
+import html
+
+from fastapi import Depends, FastAPI, Header, HTTPException, Path, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field
 
 from query.access import KeyRing, Principal, load_keys
@@ -21,7 +25,41 @@ from query.index import DEFAULT_MAX_CHARS, open_index, open_store, versions
 from query.search import search
 
 DOC_ID = Path(..., min_length=1, max_length=200, pattern=r"^[A-Za-z0-9][A-Za-z0-9._\-]*$")
-VERSION = Query(None, pattern=r"^[0-9a-f]{16}$")
+VERSION_PATTERN = r"^[vV]?[0-9a-f]{16}$"  # the v prefix is how `pagetree list` prints a version
+VERSION = Query(None, pattern=VERSION_PATTERN)
+MAX_BODY_BYTES = 256 * 1024  # a search body is at most ~25 KB (question 4000 chars, 50 doc ids)
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over ``max_bytes`` is refused with 413, by its Content-Length or, when
+    streamed without one, as soon as that many bytes have arrived (it is never read whole)."""
+
+    def __init__(self, app: Any, max_bytes: int = MAX_BODY_BYTES):
+        self.app, self.max_bytes = app, max_bytes
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_bytes):
+            await self._refuse(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Any:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b"") or b"")
+            if seen > self.max_bytes:
+                raise HTTPException(413, f"request body larger than {self.max_bytes} bytes")
+            return message
+
+        await self.app(scope, limited, send)
+
+    async def _refuse(self, scope: Any, receive: Any, send: Any) -> None:
+        response = JSONResponse({"detail": f"request body larger than {self.max_bytes} bytes"}, status_code=413)
+        await response(scope, receive, send)
 
 
 class SearchRequest(BaseModel):
@@ -31,14 +69,31 @@ class SearchRequest(BaseModel):
     max_steps: int = Field(60, ge=1, le=500)
     top_k: int = Field(10, ge=1, le=100)
     max_docs: int = Field(3, ge=1, le=50)
-    version: str | None = Field(None, pattern=r"^[0-9a-f]{16}$")
+    version: str | None = Field(None, pattern=VERSION_PATTERN)
 
 
 def create_app(store: str, keys: KeyRing | None = None, provider: Any = None) -> FastAPI:
     """The app for one store; ``keys`` defaults to load_keys() (env), ``provider`` serves navigator=llm."""
     keyring = keys if keys is not None else load_keys()
     app = FastAPI(title="pagetree query API", version="1",
-                  description="Tree search with citations over a pagetree index store.")
+                  description="Tree search with citations over a pagetree index store.", docs_url=None, redoc_url=None)
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        """The routes, from the OpenAPI schema, as a page that needs nothing from the network."""
+        rows = []
+        for path, methods in app.openapi().get("paths", {}).items():
+            for method, op in methods.items():
+                params = ", ".join(p["name"] for p in op.get("parameters", []))
+                rows.append(f"<tr><td>{html.escape(method.upper())}</td><td><code>{html.escape(path)}</code></td>"
+                            f"<td>{html.escape(op.get('summary', ''))}</td><td>{html.escape(params)}</td></tr>")
+        return HTMLResponse(
+            f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(app.title)}</title></head><body>"
+            f"<h1>{html.escape(app.title)}</h1><p>{html.escape(app.description)} Machine-readable schema: "
+            "<a href='/openapi.json'>/openapi.json</a>. Send the API key as <code>X-API-Key</code> or "
+            "<code>Authorization: Bearer</code>.</p><table border='1' cellpadding='4'><tr><th>method</th><th>path</th>"
+            f"<th>summary</th><th>parameters</th></tr>{''.join(rows)}</table></body></html>")
 
     @app.exception_handler(QueryError)
     async def query_error(_: Request, exc: QueryError) -> JSONResponse:

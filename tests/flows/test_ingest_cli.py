@@ -25,7 +25,7 @@ def test_cli_ingest_from_s3_prints_the_run_summary(prefect_harness, s3, moto_end
     assert code == 0
     assert "documents: 2 seen, 1 new, 0 changed, 0 rebuilt, 0 unchanged, 1 skipped, 0 failed" in out
     assert f"pages: 2 indexed, 0 OCR; {size_a} bytes downloaded" in out
-    assert "model: 0 calls" in out
+    assert "model:" not in out  # no model configured: no model line
 
     code = main(["ingest", f"s3://{src}/in", "--store", store, "--endpoint-url", moto_endpoint, "--json",
                  "--max-size", str(size_a + 10)])

@@ -45,4 +45,5 @@ def tree(chapters: int = 3, leaves: int = 4, short_every: int = 0) -> tuple[Node
 def echo_summary(rec: Recorded) -> str:
     """A reply naming the section path the request was about (the 'Section:' line of the prompt)."""
     line = next((ln for ln in rec.user_text().splitlines() if ln.startswith("Section: ")), "Section: ?")
-    return json.dumps({"summary": "Model summary of " + line.removeprefix("Section: ")})
+    path = line.removeprefix("Section: ").removeprefix("<section_path>").removesuffix("</section_path>")
+    return json.dumps({"summary": "Model summary of " + path})

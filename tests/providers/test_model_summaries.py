@@ -32,10 +32,10 @@ def test_short_leaves_need_no_call_and_parents_see_child_summaries(openai_server
     short_leaf = root.nodes[0].nodes[1]
     assert (short_leaf.summary, short_leaf.summary_source) == ("Short note 0.1.", "text")
     assert root.nodes[0].nodes[0].summary == "Model summary of Chapter 0 > Topic 0.0"
-    chapter_request = next(r for r in openai_server.requests if "Section: Chapter 0\n" in r.user_text())
+    chapter_request = next(r for r in openai_server.requests if "Section: <section_path>Chapter 0</section_path>\n" in r.user_text())
     assert "- Model summary of Chapter 0 > Topic 0.0" in chapter_request.user_text()
     assert "- Short note 0.1." in chapter_request.user_text()
-    root_request = next(r for r in openai_server.requests if "Section: Manual\n" in r.user_text())
+    root_request = next(r for r in openai_server.requests if "Section: <section_path>Manual</section_path>\n" in r.user_text())
     assert root_request is openai_server.requests[-1]  # the root waits for every chapter
 
 
@@ -98,7 +98,8 @@ def test_cache_unchanged_tree_zero_calls_one_edit_exactly_its_ancestors(openai_s
     own3[edited.node_id] += " A new paragraph about torque setting T9."
     _, run = _run(openai_server, root3, own3, cache=cache)
     asked = [r.user_text().split("\n")[1] for r in openai_server.requests[first:]]
-    assert sorted(asked) == sorted(["Section: Chapter 1 > Topic 1.2", "Section: Chapter 1", "Section: Manual"])
+    assert sorted(asked) == sorted(f"Section: <section_path>{p}</section_path>" for p in
+                                   ("Chapter 1 > Topic 1.2", "Chapter 1", "Manual"))
     assert run.cache_hits == first - 3
 
 

@@ -297,6 +297,10 @@ def _make_handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             if self.path.rstrip("/").endswith("/_stats"):  # for RemoteFakeOpenAI
                 self._send(200, json.dumps({"calls": server.calls, "max_in_flight": server.max_in_flight}).encode())
             elif self.path.rstrip("/").endswith("/models"):
+                token = (self.headers.get("Authorization") or "").removeprefix("Bearer ").strip()
+                if server.expected_api_key is not None and token != server.expected_api_key:
+                    self._error(401, "Incorrect API key provided")
+                    return
                 self._send(200, json.dumps({"object": "list", "data": [{"id": server.model, "object": "model"}]}).encode())
             else:
                 self._error(404, "not found")

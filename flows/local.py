@@ -1,0 +1,108 @@
+"""The flows' own code run without a Prefect server (the CLI's local mode), and progress for the CLI.
+
+``pagetree index`` / ``ingest`` call a flow's function (``flow.fn``) directly when no Prefect API is
+configured: Prefect 3 has no in-process engine, so running the flow would start a temporary API server
+(5-20 s, and a timeout on a loaded machine) only to record a run nobody looks at. Without a flow run
+context, ``run_documents`` and ``run_ingest`` (flows/ingest.py) keep their exact logic and swap only
+the three places that need Prefect: tasks are called as plain functions (``call``), batches go to a
+thread pool of ``slots`` threads (``LocalPool``: the same two-batches-per-slot schedule as Prefect's
+thread runner), and messages go to the ``pagetree.flows`` logger instead of the run logger. The run
+report (``STORE/runs/<run-id>.json``) is the same; there is no Prefect artifact. With a Prefect API
+(deployments, ``PREFECT_API_URL``, the test harness) everything runs through Prefect as before.
+
+Progress: ``run_documents`` calls ``progress(...)`` after each batch; the CLI listens with ``listening``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import logging
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+log = logging.getLogger("pagetree.flows")
+
+DEFAULT_SLOTS = 4  # what flows.ingest.runner_slots assumes of Prefect's (unbounded) default thread runner
+
+_slots: contextvars.ContextVar[int] = contextvars.ContextVar("pagetree_local_slots", default=DEFAULT_SLOTS)
+
+
+def in_flow_run() -> bool:
+    """True inside a Prefect flow run (its engine, task runner and run logger are there to use)."""
+    from prefect.context import FlowRunContext
+
+    return FlowRunContext.get() is not None
+
+
+def run_logger() -> Any:
+    """Prefect's run logger in a flow run, pagetree's own logger outside one."""
+    if in_flow_run():
+        from prefect import get_run_logger
+
+        return get_run_logger()
+    return log
+
+
+def call(task: Any, *args: Any, **kwargs: Any) -> Any:
+    """A Prefect task called in a flow run (a task run, with its retries), else its function called directly."""
+    return task(*args, **kwargs) if in_flow_run() else task.fn(*args, **kwargs)
+
+
+class LocalPool:
+    """Runs task functions on ``slots`` threads; its futures are concurrent.futures ones (result, add_done_callback)."""
+
+    def __init__(self, slots: int | None = None):
+        self.slots = max(1, slots or _slots.get())
+        self._pool = ThreadPoolExecutor(max_workers=self.slots, thread_name_prefix="pagetree-local")
+
+    def submit(self, task: Any, *args: Any) -> Future[Any]:
+        return self._pool.submit(task.fn, *args)
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=False)
+
+
+@contextlib.contextmanager
+def local_slots(slots: int | None) -> Iterator[None]:
+    """Run batches on ``slots`` threads in local mode (the CLI's ``--workers`` with the threads runner)."""
+    token = _slots.set(slots or DEFAULT_SLOTS)
+    try:
+        yield
+    finally:
+        _slots.reset(token)
+
+
+@dataclass
+class Progress:
+    """After a batch: documents finished, documents known to be left (``listed_all``: no more to come), pages
+    indexed so far, and seconds since the first document was submitted."""
+
+    done: int
+    left: int
+    listed_all: bool
+    pages: int
+    seconds: float
+    outcomes: list[Any]
+
+
+_listeners: list[Callable[[Progress], None]] = []
+
+
+@contextlib.contextmanager
+def listening(fn: Callable[[Progress], None]) -> Iterator[None]:
+    """Call ``fn`` with each ``Progress`` of runs in this process while the block runs."""
+    _listeners.append(fn)
+    try:
+        yield
+    finally:
+        _listeners.remove(fn)
+
+
+def progress(event: Progress) -> None:
+    for fn in list(_listeners):
+        try:
+            fn(event)
+        except Exception:  # a display problem never stops a run
+            log.debug("progress listener failed", exc_info=True)
