@@ -172,6 +172,8 @@ class DocIndex:
                 "end_page": node.end_page,
                 "summary": node.summary,
             }
+            if node.extra.get("anchor"):  # HTML sources: the heading's id, to deep-link into the document
+                out["anchor"] = node.extra["anchor"]
             if node.nodes:
                 if remaining > 0:
                     out["nodes"] = [render(c, remaining - 1) for c in node.nodes]

@@ -152,6 +152,7 @@ def test_http_api_serves_html_filings_with_pages_and_labels(published: Store, tm
         assert outline["structure_source"] == "toc"
         part1 = outline["outline"]["nodes"][0]
         assert part1["title"].startswith("PART I.") and part1["nodes"][0]["title"] == "Item 1. Financial Statements"
+        assert part1["nodes"][0]["anchor"] == "item1" and "anchor" not in outline["outline"]
         page = httpx.get(f"{base}/documents/q/pages", params={"spec": "3"}, headers=headers, timeout=10).json()[0]
         assert page["label"] == "1" and "Revenues were $1,284 million" in page["text"]
         hits = httpx.post(f"{base}/search", json={"question": "operating cash flow capital expenditures liquidity",
