@@ -59,9 +59,10 @@ def test_a_run_without_the_key_is_rebuilt_once_the_key_is_set(prefect_harness, s
     src = tmp_path / "src"
     generate(src)
     (src / "filing.pdf").unlink()
-    (src / "scanned.pdf").unlink()
+    for name in ("scanned.pdf", "quarterly-10q.htm", "quick-start.md"):
+        (src / name).unlink()
     store_uri = str(tmp_path / "index")
-    args = ["ingest", str(src), "--store", store_uri, "--no-ocr", "--model", "gpt-4o-mini"]
+    args = ["ingest", str(src), "--store", store_uri, "--no-ocr", "--model", "gpt-4o-mini", "--allow-fallback"]
     assert main(args) == 0  # no key: every model call gets a 401 and falls back
     store = Store(store_uri)
     first = store.latest("manual")
@@ -107,9 +108,10 @@ def test_only_the_fallback_sections_are_asked_again(prefect_harness, server, tmp
     src = tmp_path / "src"
     generate(src)
     (src / "filing.pdf").unlink()
-    (src / "scanned.pdf").unlink()
+    for name in ("scanned.pdf", "quarterly-10q.htm", "quick-start.md"):
+        (src / name).unlink()
     store_uri = str(tmp_path / "index")
-    args = ["ingest", str(src), "--store", store_uri, "--no-ocr", "--model", "gpt-4o-mini"]
+    args = ["ingest", str(src), "--store", store_uri, "--no-ocr", "--model", "gpt-4o-mini", "--allow-fallback"]
     assert main(args) == 0
     store = Store(store_uri)
     first = _last_run(store_uri)

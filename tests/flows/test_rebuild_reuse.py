@@ -19,6 +19,7 @@ from parsers import stages
 from parsers.samples import generate
 
 pytestmark = pytest.mark.integration
+MARKUP_SAMPLES = ("quarterly-10q.htm", "quick-start.md")
 
 
 def bump(monkeypatch: pytest.MonkeyPatch, stage: str, version: str = "2") -> None:
@@ -27,9 +28,11 @@ def bump(monkeypatch: pytest.MonkeyPatch, stage: str, version: str = "2") -> Non
 
 @pytest.fixture
 def built(tmp_path: Path, prefect_harness):
-    """The three samples (one scanned page among them), indexed offline with OCR."""
+    """The three PDF samples (one scanned page among them), indexed offline with OCR."""
     src = tmp_path / "src"
     generate(src)
+    for name in MARKUP_SAMPLES:  # their rebuild is test_a_summaries_bump_keeps_an_html_filings_facts
+        (src / name).unlink()
     store = str(tmp_path / "index")
     report = ingest(str(src), store=store)
     assert report["counts"]["new"] == 3 and report["work"]["ocr_pages"] == 1
@@ -134,3 +137,25 @@ def test_the_ocr_cache_serves_another_document_with_the_same_page(built, tmp_pat
     report = ingest(str(other), store=store_uri)
     assert report["counts"]["new"] == 1 and report["work"]["ocr_pages"] == 0
     assert Store(store_uri).manifest("copy")["stats"]["ocr_cache_hits"] == 1
+
+
+def test_a_summaries_bump_keeps_an_html_filings_facts(tmp_path: Path, prefect_harness, monkeypatch):
+    """A summaries-only rebuild of an HTML filing re-reads nothing and keeps its inline-XBRL facts table."""
+    src = tmp_path / "src"
+    generate(src)
+    for name in ("manual.pdf", "filing.pdf", "scanned.pdf", "quick-start.md"):
+        (src / name).unlink()
+    store_uri = str(tmp_path / "index")
+    assert ingest(str(src), store=store_uri)["counts"]["new"] == 1
+    store = Store(store_uri)
+    doc_id = "quarterly-10q.htm"
+    old = store.latest(doc_id)["version"]
+    facts = store.read_file(doc_id, old, "facts.parquet")
+
+    bump(monkeypatch, "summaries")
+    real = rebuild_stale(store=store_uri)
+    assert real["counts"]["rebuilt"] == 1 and real["work"]["pages_parsed"] == 0
+    new = store.latest(doc_id)["version"]
+    assert new != old and "facts.parquet" in store.manifest(doc_id)["files"]
+    assert store.read_file(doc_id, new, "facts.parquet") == facts
+    assert store.tree(doc_id).doc_kind == "filing" and store.tree(doc_id).source_format == "html"
