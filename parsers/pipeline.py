@@ -132,9 +132,10 @@ def _doc_title(pdf: PdfSource, path: Path) -> str:
 
 
 def _description(described: str, summaries: Any) -> str:
-    """The catalog description: what describe() read, then the model's description when a model wrote one."""
+    """The catalog description: the model's when a model wrote one (docs/providers.md), else what describe()
+    read (the title, which names company, form and period, is in the catalog either way)."""
     if summaries.description_source == "model" and summaries.description:
-        return f"{described}. {summaries.description}" if described else summaries.description
+        return summaries.description
     return described or summaries.description
 
 
