@@ -159,7 +159,7 @@ class Printer:
         if not self.quiet and report.get("counts"):
             from flows.report import summary_text
 
-            print(summary_text(report), file=self.out)
+            print(terminal.block(summary_text(report)), file=self.out)  # warning lines carry document text
 
 
 def run_flow(args: argparse.Namespace, store: str, settings: dict[str, Any]) -> int:

@@ -40,7 +40,7 @@ ORDER = ("text", "ocr", "vision", "structure", "node_text", "summaries", "prompt
 #: Which stage each PipelineSettings field feeds. A setting not listed here counts as "text" (the first
 #: stage): a new setting makes a full rebuild until someone says which stage it belongs to.
 SETTING_STAGE: dict[str, str] = {
-    "max_bytes": "text", "max_pages": "text",
+    "max_bytes": "text", "max_pages": "text", "virtual_page_chars": "text",
     "ocr": "ocr", "ocr_lang": "ocr", "ocr_dpi": "ocr", "ocr_timeout": "ocr", "ocr_max_pixels": "ocr",
     "vision_below_confidence": "vision", "vision_max_pages": "vision", "vision_model": "vision",
     "page_group_size": "structure", "max_leaf_pages": "structure", "outline_split_factor": "structure",
