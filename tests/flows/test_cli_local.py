@@ -90,14 +90,14 @@ def test_ingest_prints_each_failure_once_and_honours_quiet_and_verbose(samples_d
     assert done.returncode == 1
     assert sorted(_lines(done.stderr)) == [line for line in sorted(_lines(done.stderr)) if line.startswith("FAILED")]
     assert len(_lines(done.stderr)) == 2 and sum("zero" in line for line in _lines(done.stderr)) == 1
-    assert sum(line.split()[0] == "new" for line in _lines(done.stdout)) == 3
+    assert sum(line.split()[0] == "new" for line in _lines(done.stdout)) == 5  # 3 PDFs, an HTML and a Markdown sample
 
     quiet = _cli(tmp_path, "-q", "ingest", str(src), "--store", store, "--no-ocr")
     assert quiet.returncode == 1 and quiet.stdout == "" and len(_lines(quiet.stderr)) == 2
 
     verbose = _cli(tmp_path, "ingest", str(src), "--store", store, "--no-ocr", "-v")
-    assert "planned 5 objects" in verbose.stderr  # the flow's own log lines
-    assert sum(line.startswith("unchanged") for line in _lines(verbose.stdout)) == 3
+    assert "planned 7 objects" in verbose.stderr  # the flow's own log lines
+    assert sum(line.startswith("unchanged") for line in _lines(verbose.stdout)) == 5
     assert not list((tmp_path / "prefect-home").rglob("*.db"))
 
 
