@@ -46,8 +46,8 @@ demo: setup
 test: setup
 	$(BIN)/python -m pytest -q
 
-# The peers the benchmarks compare against (pymupdf4llm, edgartools, sec-parser) stay out of the runtime
-# and test install: PyMuPDF imports pymupdf.layout and pymupdf4llm whenever they are installed (~0.7 s a start).
+# The HTML filing peers the benchmarks compare against (edgartools, sec-parser; they pull pandas and more) stay
+# out of the runtime and test install: no test needs them. `make bench` adds them.
 bench: setup
 	$(BIN)/pip install -q -e ".[bench]"
 	$(BIN)/python benchmarks/structure.py
