@@ -33,6 +33,7 @@ import pymupdf
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from tests.pdfs import junk_pdf  # noqa: E402  (the same junk page as tests/parsers/test_huge_text_layer.py)
 WORK = ROOT / "benchmarks" / ".work" / "hostile"
 PAGETREE = [sys.executable, "-m", "flows.cli"]
 ENV: dict[str, str] = {}  # for the children: the shared Prefect API (set in main)
@@ -60,24 +61,6 @@ def book_bytes(pages: int = 20) -> bytes:
     data = doc.tobytes()
     doc.close()
     return data
-
-
-def junk_pdf(path: Path, spans: int) -> Path:
-    """One page of ``spans`` runs of vowel-less junk in 2 pt type (a text bomb, a broken font map)."""
-    rnd = random.Random(1)
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 72), "Junk", fontname="helv", fontsize=11)
-    font = page.get_fonts()[0][4]
-    ops = [f"BT /{font} 2 Tf"]
-    for _ in range(spans):
-        word = "".join(rnd.choice("bcdfghjklmnpqrstvwxz0123456789") for _ in range(6))
-        ops.append(f"1 0 0 1 {rnd.uniform(0, 600):.1f} {rnd.uniform(0, 780):.1f} Tm ({word}) Tj")
-    ops.append("ET")
-    doc.update_stream(page.get_contents()[0], "\n".join(ops).encode())
-    doc.save(path, deflate=True)
-    doc.close()
-    return path
 
 
 def image_pdf(path: Path, side: int, page_pt: float = 612) -> Path:
@@ -271,7 +254,7 @@ CASES: list[Case] = [
     simple("10000-pages", "10,000 pages of one line", lambda s: many_pages(s / "long.pdf", 10_000), "long"),
     simple("50000-outline", "50,000 outline entries over 50 pages", _big_outline, "outline"),
     simple("cyclic-outline", "outline whose /Next and /First loop", lambda s: cyclic_outline(s / "cycle.pdf"), "cycle"),
-    simple("junk-text-layer", "one page of 200,000 junk spans", lambda s: junk_pdf(s / "junk.pdf", 200_000), "junk"),
+    simple("junk-text-layer", "one page of 200,000 junk spans", lambda s: junk_pdf(s / "junk.pdf", 200_000, ordinary_page=False), "junk"),
     simple("long-title", "a 100 KB outline title", _long_title, "longtitle"),
     simple("escape-title", "terminal escapes and a bidi override in title and outline", _escape_title, "escapes"),
     simple("escape-filename", "ESC in the file name", _write("bad\x1b[2Jname.pdf", book_bytes(1)), "bad"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Sequence
 
@@ -42,4 +43,25 @@ def encrypted_pdf(path: Path) -> Path:
 def truncated_pdf(path: Path, source: Path) -> Path:
     data = source.read_bytes()
     path.write_bytes(data[: len(data) // 3])
+    return path
+
+
+def junk_pdf(path: Path, spans: int, seed: int = 1, ordinary_page: bool = True) -> Path:
+    """Page 1: ``spans`` runs of vowel-less junk drawn in 2 pt type over the page (what a text bomb or a broken
+    font map leaves); page 2, unless ``ordinary_page`` is false: an ordinary paragraph."""
+    rnd = random.Random(seed)
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 72), "Junk", fontname="helv", fontsize=11)
+    font = page.get_fonts()[0][4]
+    ops = [f"BT /{font} 2 Tf"]
+    for _ in range(spans):
+        word = "".join(rnd.choice("bcdfghjklmnpqrstvwxz0123456789") for _ in range(6))
+        ops.append(f"1 0 0 1 {rnd.uniform(0, 600):.1f} {rnd.uniform(0, 780):.1f} Tm ({word}) Tj")
+    ops.append("ET")
+    doc.update_stream(page.get_contents()[0], "\n".join(ops).encode())
+    if ordinary_page:
+        doc.new_page(width=612, height=792).insert_text((72, 90), "An ordinary page of readable text.", fontsize=11)
+    doc.save(path, deflate=True)
+    doc.close()
     return path

@@ -3,33 +3,11 @@ keeps its text layer; both decisions are in the manifest's decisions."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
-
-import pymupdf
 
 from parsers.classify import HUGE_TEXT_CHARS
 from parsers.pipeline import PipelineSettings, index_document
-
-
-def junk_pdf(path: Path, spans: int, seed: int = 1) -> Path:
-    """Page 1: ``spans`` runs of vowel-less junk drawn in 2 pt type over the page (what a text bomb or a broken
-    font map leaves); page 2: an ordinary paragraph."""
-    rnd = random.Random(seed)
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 72), "Junk", fontname="helv", fontsize=11)
-    font = page.get_fonts()[0][4]
-    ops = [f"BT /{font} 2 Tf"]
-    for _ in range(spans):
-        word = "".join(rnd.choice("bcdfghjklmnpqrstvwxz0123456789") for _ in range(6))
-        ops.append(f"1 0 0 1 {rnd.uniform(0, 600):.1f} {rnd.uniform(0, 780):.1f} Tm ({word}) Tj")
-    ops.append("ET")
-    doc.update_stream(page.get_contents()[0], "\n".join(ops).encode())
-    doc.new_page(width=612, height=792).insert_text((72, 90), "An ordinary page of readable text.", fontsize=11)
-    doc.save(path, deflate=True)
-    doc.close()
-    return path
+from tests.pdfs import junk_pdf
 
 
 def test_a_huge_junk_text_layer_is_kept_and_never_sent_to_ocr(tmp_path: Path) -> None:
