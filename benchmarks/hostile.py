@@ -383,8 +383,8 @@ def printable(text: str) -> str:
 def markdown(rows: list[Row], meta: dict) -> str:
     out = [f"# Hostile-input catalogue (issue 14)", "",
            f"`{meta['command']}` at {meta['commit']}, {meta['started']} - {meta['finished']} UTC, {meta['machine']}; "
-           f"load before/after: {meta['load_before']} / {meta['load_after']} (7 engineers share 2 cores: seconds are "
-           "inflated and noisy, exit codes and outcomes are not).", "",
+           f"load before/after: {meta['load_before']} / {meta['load_after']} (seconds are wall time from the shell, "
+           "interpreter start included, and grow with the load; exit codes and outcomes do not).", "",
            "Every row: the good documents of the batch published, `pagetree verify` exit 0, no traceback (column ok).", "",
            "| case | input | outcome (run report) | exit | lines | s | peak RSS MB | verify | ok |", "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
