@@ -3,7 +3,6 @@ sections. Through the CLI and Prefect's harness, against the local OpenAI-compat
 
 from __future__ import annotations
 
-import json
 import zlib
 from pathlib import Path
 
@@ -14,27 +13,27 @@ from flows.rebuild import rebuild_stale
 from index_store.store import Store
 from parsers.samples import generate
 from providers.prompts import PROMPT_VERSION
-from tests.providers.helpers import API_KEY, echo_summary
+from tests.providers.helpers import API_KEY, describing_reply, last_run
 from tests.support.openai_server import FakeOpenAI, Fault
 
 pytestmark = pytest.mark.integration
 
 
-def _reply(rec):
-    if rec.json_schema and "description" in (rec.json_schema.get("properties") or {}):
-        return json.dumps({"description": "A generated sample document."})
-    return echo_summary(rec)
+def manual_only(src: Path) -> Path:
+    """The samples folder with only manual.pdf left: one document whose summaries a model writes."""
+    generate(src)
+    for path in src.iterdir():
+        if path.name != "manual.pdf":
+            path.unlink()
+    return src
 
 
-def _last_run(store: str) -> dict:
-    runs = [json.loads(p.read_text()) for p in Path(store, "runs").glob("*.json")]
-    return sorted(runs, key=lambda r: r["started_at"])[-1]
 
 
 @pytest.fixture()
 def server(openai_server: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> FakeOpenAI:
     openai_server.expected_api_key = API_KEY
-    openai_server.reply_fn = _reply
+    openai_server.reply_fn = describing_reply
     monkeypatch.setenv("OPENAI_BASE_URL", openai_server.base_url)
     monkeypatch.setenv("PAGETREE_MODEL_MAX_RETRIES", "0")
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
@@ -56,11 +55,7 @@ def _degraded_nodes(store: Store, doc_id: str) -> int:
 
 
 def test_a_run_without_the_key_is_rebuilt_once_the_key_is_set(prefect_harness, server, tmp_path, monkeypatch, capsys):
-    src = tmp_path / "src"
-    generate(src)
-    (src / "filing.pdf").unlink()
-    for name in ("scanned.pdf", "quarterly-10q.htm", "quick-start.md"):
-        (src / name).unlink()
+    src = manual_only(tmp_path / "src")
     store_uri = str(tmp_path / "index")
     args = ["ingest", str(src), "--store", store_uri, "--no-ocr", "--model", "gpt-4o-mini", "--allow-fallback"]
     assert main(args) == 0  # no key: every model call gets a 401 and falls back
@@ -84,7 +79,7 @@ def test_a_run_without_the_key_is_rebuilt_once_the_key_is_set(prefect_harness, s
 
     calls = server.calls
     assert main(args) == 0  # with the key: rebuilt from the stored tree, summaries only
-    run = _last_run(store_uri)
+    run = last_run(store_uri)
     [outcome] = run["documents"]
     assert outcome["status"] == "changed" and "extractive fallbacks" in outcome["reason"]
     assert outcome["work"]["pages_parsed"] == 0 and run["model_usage"]["fallbacks"] == 0
@@ -94,7 +89,7 @@ def test_a_run_without_the_key_is_rebuilt_once_the_key_is_set(prefect_harness, s
     assert server.calls - calls == run["model_usage"]["calls"] > 0
 
     assert main(args) == 0  # and then it is current
-    assert _last_run(store_uri)["counts"]["unchanged"] == 1
+    assert last_run(store_uri)["counts"]["unchanged"] == 1
 
 
 def test_only_the_fallback_sections_are_asked_again(prefect_harness, server, tmp_path, monkeypatch):
@@ -102,25 +97,21 @@ def test_only_the_fallback_sections_are_asked_again(prefect_harness, server, tmp
 
     def flaky(rec):  # about a third of the sections fail once (a bad request is not retried)
         line = next((ln for ln in rec.user_text().splitlines() if ln.startswith("Section: ")), "")
-        return Fault.bad_request("overloaded") if line and zlib.crc32(line.encode()) % 3 == 0 else _reply(rec)
+        return Fault.bad_request("overloaded") if line and zlib.crc32(line.encode()) % 3 == 0 else describing_reply(rec)
 
     server.reply_fn = flaky
-    src = tmp_path / "src"
-    generate(src)
-    (src / "filing.pdf").unlink()
-    for name in ("scanned.pdf", "quarterly-10q.htm", "quick-start.md"):
-        (src / name).unlink()
+    src = manual_only(tmp_path / "src")
     store_uri = str(tmp_path / "index")
     args = ["ingest", str(src), "--store", store_uri, "--no-ocr", "--model", "gpt-4o-mini", "--allow-fallback"]
     assert main(args) == 0
     store = Store(store_uri)
-    first = _last_run(store_uri)
+    first = last_run(store_uri)
     fallbacks = store.latest("manual")["degraded"]["summaries"]
     assert 0 < fallbacks < first["model_usage"]["calls"]
     asked_again = _degraded_nodes(store, "manual")
 
-    server.reply_fn = _reply
+    server.reply_fn = describing_reply
     assert main(args) == 0
-    again = _last_run(store_uri)
+    again = last_run(store_uri)
     assert again["documents"][0]["work"] == {"pages_parsed": 0, "ocr_pages": 0, "model_calls": asked_again + 1}
     assert again["documents"][0]["model"]["cache_hits"] > 0  # the sections that had answered were not asked again

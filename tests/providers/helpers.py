@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from index_store.model import Node
 from providers.openai_provider import OpenAIProvider
@@ -47,3 +48,16 @@ def echo_summary(rec: Recorded) -> str:
     line = next((ln for ln in rec.user_text().splitlines() if ln.startswith("Section: ")), "Section: ?")
     path = line.removeprefix("Section: ").removeprefix("<section_path>").removesuffix("</section_path>")
     return json.dumps({"summary": "Model summary of " + path})
+
+
+def describing_reply(rec: Recorded) -> str:
+    """Scripted model: a fixed document description, else the echoed section summary."""
+    if rec.json_schema and "description" in (rec.json_schema.get("properties") or {}):
+        return json.dumps({"description": "A generated sample document."})
+    return echo_summary(rec)
+
+
+def last_run(store: str) -> dict:
+    """The newest run report (``started_at`` is to the millisecond: two runs within a second still sort)."""
+    runs = [json.loads(p.read_text()) for p in Path(store, "runs").glob("*.json")]
+    return sorted(runs, key=lambda r: r["started_at"])[-1]

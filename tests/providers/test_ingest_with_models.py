@@ -9,22 +9,12 @@ import pytest
 
 from flows.cli import main
 from index_store.store import Store
-from tests.providers.helpers import API_KEY, echo_summary
+from tests.providers.helpers import API_KEY, describing_reply, last_run
 from tests.support.openai_server import FakeOpenAI, Fault
 
 pytestmark = pytest.mark.integration
 
 
-def _reply(rec):
-    if rec.json_schema and "description" in (rec.json_schema.get("properties") or {}):
-        return json.dumps({"description": "A generated sample document."})
-    return echo_summary(rec)
-
-
-def _last_run(store: str) -> dict:
-    """The newest run report (``started_at`` is to the millisecond: two runs within a second still sort)."""
-    runs = [json.loads(p.read_text()) for p in Path(store, "runs").glob("*.json")]
-    return sorted(runs, key=lambda r: r["started_at"])[-1]
 
 
 @pytest.fixture()
@@ -38,10 +28,10 @@ def model_env(openai_server: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> Fak
 
 def test_ingest_with_model_then_new_fingerprint_costs_no_calls(prefect_harness, samples_dir: Path, tmp_path: Path,
                                                              model_env: FakeOpenAI, caplog: pytest.LogCaptureFixture) -> None:
-    model_env.reply_fn = _reply
+    model_env.reply_fn = describing_reply
     store = str(tmp_path / "index")
     assert main(["ingest", str(samples_dir), "--store", store, "--no-ocr", "--model", "gpt-4o-mini"]) == 0
-    run = _last_run(store)
+    run = last_run(store)
     usage = run["model_usage"]
     assert run["counts"]["published"] == 5  # the samples: 3 PDFs, an HTML 10-Q, a Markdown manual
     assert usage["calls"] == model_env.calls > 0 and usage["cost_usd"] > 0 and usage["fallbacks"] == 0
@@ -52,7 +42,7 @@ def test_ingest_with_model_then_new_fingerprint_costs_no_calls(prefect_harness, 
     calls = model_env.calls
     assert main(["ingest", str(samples_dir), "--store", store, "--no-ocr", "--model", "gpt-4o-mini",
                  "--page-group-size", "7"]) == 0
-    again = _last_run(store)
+    again = last_run(store)
     assert again["counts"]["published"] == 5 and model_env.calls == calls  # 100% cache hits
     assert again["model_usage"]["calls"] == 0
     # Every document that called the model the first time is served from the cache now.
@@ -67,7 +57,7 @@ def test_model_unavailable_for_the_whole_run_everything_publishes_extractive(pre
     model_env.fail_all(Fault.server_error(503))
     store = str(tmp_path / "index")
     assert main(["ingest", str(samples_dir), "--store", store, "--no-ocr", "--model", "gpt-4o-mini"]) == 0
-    run = _last_run(store)
+    run = last_run(store)
     assert run["counts"]["published"] == 5 and run["counts"]["failed"] == 0
     assert run["model_usage"]["calls"] == 0 and run["model_usage"]["fallbacks"] > 0
     for doc in run["documents"]:
