@@ -65,3 +65,20 @@ def junk_pdf(path: Path, spans: int, seed: int = 1, ordinary_page: bool = True) 
     doc.save(path, deflate=True)
     doc.close()
     return path
+
+
+def sized_lines_pdf(path: Path, pages: Sequence[Sequence[tuple[str, float]]], toc: list[list] | None = None,
+                    title: str = "") -> str:
+    """One page per list of (line, font size) drawn top to bottom; optional outline and metadata title."""
+    doc = pymupdf.open()
+    for lines in pages:
+        page = doc.new_page(width=612, height=792)
+        y = 72.0
+        for text, size in lines:
+            page.insert_text((72, y), text, fontsize=size)
+            y += size * 1.6
+    if toc:
+        doc.set_toc(toc)
+    doc.set_metadata({"title": title})
+    doc.save(path)
+    return str(path)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 
-import pymupdf
-
 from index_store.model import Node, Tree
 from parsers.describe import cover_facts, describe, fiscal_year, printed_title, release_facts
 from parsers.pipeline import PipelineSettings, index_document
 from parsers.layout import Line, PageLayout
+from tests.pdfs import sized_lines_pdf
 
 COVER = """UNITED STATES
 SECURITIES AND EXCHANGE COMMISSION
@@ -31,21 +30,6 @@ GBX
 New York Stock Exchange
 Indicate by check mark if the registrant is a well-known seasoned issuer."""
 
-
-def _pdf(path, pages: list[list[tuple[str, float]]], toc: list[list] | None = None, title: str = "") -> str:
-    """One page per list of (line, font size) drawn top to bottom."""
-    doc = pymupdf.open()
-    for lines in pages:
-        page = doc.new_page(width=612, height=792)
-        y = 72.0
-        for text, size in lines:
-            page.insert_text((72, y), text, fontsize=size)
-            y += size * 1.6
-    if toc:
-        doc.set_toc(toc)
-    doc.set_metadata({"title": title})
-    doc.save(path)
-    return str(path)
 
 
 def test_a_filing_cover_gives_company_form_period_and_symbols():
@@ -76,7 +60,7 @@ def test_the_printed_title_is_the_type_that_stands_out_on_the_first_pages():
 
 
 def test_index_document_records_kind_title_and_description(tmp_path):
-    manual = _pdf(tmp_path / "m.pdf", [[("APT User Guide", 30), ("Edition 3", 12), ("body " * 20, 10)],
+    manual = sized_lines_pdf(tmp_path / "m.pdf", [[("APT User Guide", 30), ("Edition 3", 12), ("body " * 20, 10)],
                                        [("1 Sources", 16), ("How to configure apt sources.list entries.", 10)],
                                        [("2 Pinning", 16), ("Preferences and pin priorities.", 10)],
                                        [("3 Keys", 16), ("Signed repositories and keyrings.", 10)]],
@@ -88,7 +72,7 @@ def test_index_document_records_kind_title_and_description(tmp_path):
     stored = Tree.from_dict(json.loads(json.dumps(idx.tree.to_dict())))
     assert (stored.doc_kind, stored.title) == ("manual", "APT User Guide")
 
-    filing = _pdf(tmp_path / "f.pdf", [[(line, 10) for line in COVER.splitlines()], [("Item 1. Business", 12)]])
+    filing = sized_lines_pdf(tmp_path / "f.pdf", [[(line, 10) for line in COVER.splitlines()], [("Item 1. Business", 12)]])
     idx = index_document(filing, "f", PipelineSettings(ocr=False))
     assert idx.tree.doc_kind == "filing"
     assert idx.tree.title == "GLOBEX CORPORATION Form 10-K for the fiscal year ended January 30, 2021"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import pymupdf
 import pytest
 
 from query import search
 from query.search import select_documents
+from tests.pdfs import sized_lines_pdf
 from tests.query.conftest import publish
+
+EDGAR_TITLE = "0000004962-23-000006"  # what EDGAR PDFs carry as a title: an accession number
 
 COVER = """UNITED STATES
 SECURITIES AND EXCHANGE COMMISSION
@@ -21,27 +23,14 @@ Indicate by check mark if the registrant is a well-known seasoned issuer. Yes No
 Indicate by check mark whether the registrant has submitted electronically every Interactive Data File."""
 
 
-def _pdf(path, pages: list[list[tuple[str, float]]], toc: list[list] | None = None) -> str:
-    doc = pymupdf.open()
-    for lines in pages:
-        page = doc.new_page(width=612, height=792)
-        y = 72.0
-        for text, size in lines:
-            page.insert_text((72, y), text, fontsize=size)
-            y += size * 1.6
-    if toc:
-        doc.set_toc(toc)
-    doc.set_metadata({"title": "0000004962-23-000006"})  # what EDGAR PDFs carry: an accession number
-    doc.save(path)
-    return str(path)
-
 
 def _filing(folder, company: str, year: int) -> str:
     body = [("Item 7. Management's Discussion and Analysis", 12),
             ("Revenue grew and operating income rose; liquidity remained strong.", 10)]
-    return _pdf(folder / f"{company}-{year}.pdf", [[(ln, 10) for ln in COVER.format(year=year, company=company).splitlines()],
+    return sized_lines_pdf(folder / f"{company}-{year}.pdf", [[(ln, 10) for ln in COVER.format(year=year, company=company).splitlines()],
                                                    body, [("Item 8. Financial Statements", 12), ("Consolidated Balance Sheets", 10)]],
-                toc=[[1, "Item 7. Management's Discussion and Analysis", 2], [1, "Item 8. Financial Statements", 3]])
+                toc=[[1, "Item 7. Management's Discussion and Analysis", 2], [1, "Item 8. Financial Statements", 3]],
+                title=EDGAR_TITLE)
 
 
 @pytest.fixture(scope="module")
@@ -52,12 +41,12 @@ def catalog(tmp_path_factory) -> str:
     for i, (company, year) in enumerate([("GLOBEX CORPORATION", 2020), ("GLOBEX CORPORATION", 2021),
                                          ("INITECH, INC.", 2021), ("UMBRELLA COMPANY", 2021)]):
         publish(store, _filing(folder, company, year), f"0000004962-23-00000{i}")
-    manual = _pdf(folder / "apt.pdf", [
+    manual = sized_lines_pdf(folder / "apt.pdf", [
         [("APT Package Manager Guide", 28), ("Debian project", 12), ("body text " * 6, 10)],
         [("1 Repositories", 16), ("Each line of sources.list names a repository: deb URI suite components.", 10)],
         [("2 Configuring sources.list", 16), ("To configure apt, edit /etc/apt/sources.list and run apt update.", 10)],
         [("3 Pinning", 16), ("Preferences decide which version apt installs.", 10)]],
-        toc=[[1, "1 Repositories", 2], [1, "2 Configuring sources.list", 3], [1, "3 Pinning", 4]])
+        toc=[[1, "1 Repositories", 2], [1, "2 Configuring sources.list", 3], [1, "3 Pinning", 4]], title=EDGAR_TITLE)
     publish(store, manual, "zz-0000000001")
     return store
 
