@@ -122,7 +122,7 @@ def index_markup(path: Path, doc_id: str, fmt: str, settings: Any, *, sha256: st
                  progress: Any = None, model_usage: Any = None) -> Any:
     """Index one HTML or Markdown document (``fmt``); see parsers.pipeline.index_document."""
     from parsers.describe import describe
-    from parsers.pipeline import DocumentIndex, _degraded, _description, document_version
+    from parsers.pipeline import DocumentIndex, catalog_description, degraded_build, document_version
     from parsers.summarize import summarize_document
 
     t0 = time.perf_counter()
@@ -162,9 +162,9 @@ def index_markup(path: Path, doc_id: str, fmt: str, settings: Any, *, sha256: st
     summaries = summarize_document(root, own, summarizer, doc_title=title, page_count=page_count, usage=model_usage,
                                    progress=(lambda d, t: progress(f"summaries {d}/{t}")) if progress else None)
     t_sum = time.perf_counter()
-    version = document_version(sha256, settings.fingerprint(), _degraded(summarizer, summaries))
+    version = document_version(sha256, settings.fingerprint(), degraded_build(summarizer, summaries))
     tree = Tree(doc_id=doc_id, version=version, page_count=page_count, structure_source=source, page_offset=None,
-                root=root, extra={"title": title, "description": _description(about.description, summaries),
+                root=root, extra={"title": title, "description": catalog_description(about.description, summaries),
                                   "doc_kind": about.doc_kind, "facts": about.facts, "front_matter": front_matter(root),
                                   "source_format": fmt, "page_kind": page_kind})
     rows = flatten(root, own)

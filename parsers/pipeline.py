@@ -111,7 +111,8 @@ def document_version(sha: str, fingerprint: str, degraded: bool = False) -> str:
     return version_id(sha, f"{fingerprint}:degraded" if degraded else fingerprint)
 
 
-def _degraded(summarizer: Summarizer | None, summaries: Any) -> bool:
+def degraded_build(summarizer: Summarizer | None, summaries: Any) -> bool:
+    """True when a model was to write the summaries and some fell back to extractive ones."""
     return summarizer is not None and bool(summaries.decisions.get("fallback"))
 
 
@@ -131,7 +132,7 @@ def _doc_title(pdf: PdfSource, path: Path) -> str:
     return title if 3 <= len(title) <= 200 else path.stem
 
 
-def _description(described: str, summaries: Any) -> str:
+def catalog_description(described: str, summaries: Any) -> str:
     """The catalog description: the model's when a model wrote one (docs/providers.md), else what describe()
     read (the title, which names company, form and period, is in the catalog either way)."""
     if summaries.description_source == "model" and summaries.description:
@@ -206,7 +207,7 @@ def index_document(
     summaries = summarize_document(root, own, summarizer, doc_title=title, page_count=len(pages), usage=model_usage,
                                    progress=(lambda d, t: progress(f"summaries {d}/{t}")) if progress else None)
     t_sum = time.perf_counter()
-    version = document_version(sha, settings.fingerprint(), _degraded(summarizer, summaries))
+    version = document_version(sha, settings.fingerprint(), degraded_build(summarizer, summaries))
     tree = Tree(
         doc_id=doc_id,
         version=version,
@@ -215,7 +216,7 @@ def index_document(
         page_offset=structure.page_offset,
         root=root,
         # front_matter: the pages before the first entry, which are the root's own text (null when none).
-        extra={"title": title, "description": _description(about.description, summaries), "doc_kind": about.doc_kind,
+        extra={"title": title, "description": catalog_description(about.description, summaries), "doc_kind": about.doc_kind,
                "facts": about.facts, "front_matter": front_matter(root), "source_format": "pdf", "page_kind": "physical"},
     )
     rows = flatten(root, own)
@@ -266,9 +267,9 @@ def resummarize(
     own = {row.node_id: row.text for row in nodes}
     title = str(tree.extra.get("title") or root.title)
     summaries = summarize_document(root, own, summarizer, doc_title=title, page_count=len(pages), usage=model_usage)
-    version = document_version(sha256, settings.fingerprint(), _degraded(summarizer, summaries))
+    version = document_version(sha256, settings.fingerprint(), degraded_build(summarizer, summaries))
     about = describe([p.text for p in pages], [], root, metadata_title=title, fallback_title=title)
-    extra = {**tree.extra, "description": _description(about.description, summaries)}
+    extra = {**tree.extra, "description": catalog_description(about.description, summaries)}
     new_tree = Tree(doc_id=tree.doc_id, version=version, page_count=tree.page_count, structure_source=tree.structure_source,
                     page_offset=tree.page_offset, root=root, extra=extra)
     seconds = round(time.perf_counter() - t0, 4)
