@@ -25,6 +25,14 @@ TEXT_SOURCES = ("text", "ocr", "vision", "none")
 SUMMARY_SOURCES = ("extractive", "model", "text", "none")
 #: tree.json "doc_kind", decided at index time (parsers/describe.py); query profiles key on it.
 DOC_KINDS = ("filing", "manual", "other")
+#: tree.json node "kind" of nodes that are not sections of the document: page groups made where no structure was
+#: found (trees written before the front matter became the root's own text may also carry "front_matter").
+KIND_PAGE_GROUP = "page_group"
+SYNTHETIC_KINDS = ("front_matter", KIND_PAGE_GROUP)
+#: A node summary is one sentence of at most this many words (the extractive summarizer and the model prompt).
+SUMMARY_MAX_WORDS = 30
+#: Joins the titles from the first level down to a node into its path ("Chapter > Section").
+PATH_SEP = " > "
 
 
 @dataclass
@@ -226,6 +234,20 @@ def number_tree(root: Node) -> None:
     visit(root, 0, [0])
 
 
+def title_paths(root: Node) -> dict[str, str]:
+    """node_id -> the titles from the first level down joined by PATH_SEP (the root: its own title)."""
+    out: dict[str, str] = {}
+
+    def visit(node: Node, path: list[str]) -> None:
+        here = path + [node.title] if node.level > 0 else path
+        out[node.node_id] = PATH_SEP.join(here) if here else node.title
+        for child in node.nodes:
+            visit(child, here)
+
+    visit(root, [])
+    return out
+
+
 def flatten(root: Node, own_text: dict[str, str]) -> list[NodeRow]:
     """Rows for nodes.parquet in pre-order with parent ids and title paths."""
     rows: list[NodeRow] = []
@@ -238,7 +260,7 @@ def flatten(root: Node, own_text: dict[str, str]) -> list[NodeRow]:
                 parent_id=parent.node_id if parent else None,
                 level=node.level,
                 title=node.title,
-                path=" > ".join(here) if here else node.title,
+                path=PATH_SEP.join(here) if here else node.title,
                 start_page=node.start_page,
                 end_page=node.end_page,
                 summary=node.summary,

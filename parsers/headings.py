@@ -16,7 +16,7 @@ from typing import Sequence
 
 from parsers.layout import Line, PageLayout
 from parsers.numbering import Numbering, parse_numbering, parse_page_number
-from parsers.toc import part_entries
+from parsers.toc import DOT_LEADERS, part_entries
 
 _MONO = re.compile(r"mono|courier|consol|typewriter|\btt|cmtt|t1xtt|menlo|inconsolata", re.I)
 _UNITS = r"one|two|three|four|five|six|seven|eight|nine"
@@ -27,7 +27,6 @@ _LABEL_ONLY = re.compile(
 )
 # List items and cross-reference lines set in bold: "• item", "6.5 & 6.6", "10.4; perl-policy".
 _BULLET = re.compile(r"^[\u2022\u2023\u25aa\u25cf\u25e6\u2043\u2219\u00b7*\u2013\u2014-]\s")
-_LEADERS = re.compile(r"(?:\.\s?){4,}")
 # "Note 7. Income taxes" / "NOTE 7 — INCOME TAXES": the notes to financial statements are numbered sections.
 _NOTE = re.compile(r"^note\s+\d{1,3}[A-Za-z]?\b\s*[.:\u2013\u2014-]?\s*\S", re.I)
 MARGIN = 0.075  # share of page height treated as header/footer band
@@ -62,7 +61,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
         # top of a page ("Note 2 - Fair value measurement") is still a heading (repeats are dropped later).
         if not (ln.y0 < lay.height * MARGIN and ln.size >= body + 0.9 and _numbered(text)):
             return False
-    if not re.search(r"[^\W\d_]{2,}", text) or _LEADERS.search(text):
+    if not re.search(r"[^\W\d_]{2,}", text) or DOT_LEADERS.search(text):
         return False
     if body <= 0 or ln.size <= 0:
         return False

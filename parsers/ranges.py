@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from index_store.model import Node, number_tree
+from index_store.model import KIND_PAGE_GROUP, Node, number_tree
 
 
 @dataclass(frozen=True)
@@ -25,11 +25,6 @@ class Entry:
     page: int
     kind: str = ""
 
-
-# Node kind stored in tree.json (node["kind"]) for nodes that are not sections of the document.
-# (Trees written before the front matter became the root's own text may also carry "front_matter".)
-KIND_PAGE_GROUP = "page_group"
-SYNTHETIC_KINDS = ("front_matter", KIND_PAGE_GROUP)
 
 
 def build_tree(entries: list[Entry], page_count: int, title: str) -> Node:

@@ -17,10 +17,10 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
-from index_store.model import Node
+from index_store.model import SUMMARY_MAX_WORDS, Node, title_paths
+from parsers.toc import DOT_LEADERS
 from providers.errors import ProviderError
 
-MAX_WORDS = 30
 SHORT_LEAF_CHARS = 200  # a leaf this short is its own summary: no call needed
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-\.]*[A-Za-z0-9]|[A-Za-z]")
@@ -33,7 +33,6 @@ _CODE = re.compile(
 _ROMAN = frozenset("II III IV VI VII VIII IX XI XII XIII XIV XV XX".split())
 _NOISY_TERM = re.compile(r"[./]|^-|-$|\d{3,}")  # urls, file names, dangling hyphens, numbers: poor keywords
 _URL = re.compile(r"\(?<?(?:https?://|www\.)[^\s)>]+>?\)?")
-_LEADERS = re.compile(r"(?:\s?\.){4,}")  # TOC dot leaders
 _HYPHEN_BREAK = re.compile(r"(?<=[a-z])- (?=[a-z])")  # "Main- tainers": a word broken at a line end
 STOP = frozenset(
     """a about above after again all also an and any are as at be because been before being below between both but by can
@@ -80,14 +79,14 @@ def _terms(text: str) -> list[str]:
 
 def _clean(text: str, title: str = "") -> str:
     """Text for picking sentences: no URLs or dot leaders, broken words joined, the heading itself dropped."""
-    text = _HYPHEN_BREAK.sub("", " ".join(_LEADERS.sub(" ", _URL.sub(" ", text)).split()))
+    text = _HYPHEN_BREAK.sub("", " ".join(DOT_LEADERS.sub(" ", _URL.sub(" ", text)).split()))
     head = " ".join(title.split())
     if head and text.lower().startswith(head.lower()):
         text = text[len(head):].lstrip(" :.-")
     return text
 
 
-def _clip_words(text: str, limit: int = MAX_WORDS) -> str:
+def _clip_words(text: str, limit: int = SUMMARY_MAX_WORDS) -> str:
     words = text.split()
     if len(words) <= limit:
         return " ".join(words)
@@ -130,10 +129,10 @@ class ExtractiveSummarizer:
         else:
             lead = self._best_sentence(text, weight) or (children[0] if children else text)
         covers = self._covers(body, weight, lead)
-        while covers and MAX_WORDS - len(lead.split()) < 12 and len(covers) > 2:
+        while covers and SUMMARY_MAX_WORDS - len(lead.split()) < 12 and len(covers) > 2:
             covers.pop()  # keep room for the sentence: it carries more than a keyword list
         tail = f" Covers: {', '.join(covers)}." if covers else ""
-        room = MAX_WORDS - len(tail.split())
+        room = SUMMARY_MAX_WORDS - len(tail.split())
         return (_clip_words(lead, room) + tail).strip(), "extractive"
 
     def _best_sentence(self, text: str, weight: dict[str, float]) -> str:
@@ -198,19 +197,6 @@ class SummaryRun:
                 "cache_misses": self.cache_misses, "fallbacks": self.fallbacks, "summary_sources": dict(self.sources)}
 
 
-def _paths(root: Node) -> dict[str, str]:
-    out: dict[str, str] = {}
-
-    def visit(node: Node, here: list[str]) -> None:
-        path = here + [node.title] if node.level > 0 else here
-        out[node.node_id] = " > ".join(path) or node.title
-        for child in node.nodes:
-            visit(child, path)
-
-    visit(root, [])
-    return out
-
-
 def summarize_tree(
     root: Node,
     own_text: dict[str, str],
@@ -231,7 +217,7 @@ def summarize_tree(
     order = list(root.walk())
     run = SummaryRun(nodes=len(order))
     keys = subtree_keys(root, own_text) if cache is not None else {}
-    paths = _paths(root)
+    paths = title_paths(root)
     degraded: set[str] = set()  # nodes whose subtree used a fallback: never cached
     lock = threading.Lock()
 

@@ -29,6 +29,8 @@ _NOT_TOC_RE = re.compile(r"^\s*(?:list\s+of\s+(?:figures|tables|illustrations|li
 # two ways and backtracked exponentially on index lines that end in something other than leaders.
 _LEADER_RE = re.compile(r"\s*(?:[.\u00b7\u2024\u2026_\u2022]\s*){3,}$|\s*\u2026+\s*$")
 _LEADER_ANY = re.compile(r"(?:[.\u00b7\u2024_]\s?){4,}|\u2026")
+#: Four or more full stops, each followed by at most one space: a dot leader inside a line, never a heading's.
+DOT_LEADERS = re.compile(r"(?:\.\s?){4,}")
 _TRAIL_RE = re.compile(r"^(?P<title>.*?\S)[\s.\u00b7\u2024\u2026_]*?\s+(?P<page>\d{1,5}|[ivxlcdmIVXLCDM]{1,12})\s*$")
 _TRAIL_DOTTED_RE = re.compile(r"^(?P<title>.*?\S)\s*(?:[.\u00b7\u2024_]\s?){2,}\s*(?P<page>\d{1,5}|[ivxlcdmIVXLCDM]{1,12})\s*$")
 

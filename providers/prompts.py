@@ -15,11 +15,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from index_store.model import SUMMARY_MAX_WORDS
+
 PROMPT_VERSION = "p2"  # p2: document title and section path inside the fence
 
 MAX_SECTION_CHARS = 6000  # a section's own text sent for its summary (cost cap; the rest is rarely needed)
 MAX_CHILD_SUMMARIES = 40
-SUMMARY_MAX_WORDS = 30
 
 
 @dataclass(frozen=True)

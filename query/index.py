@@ -16,7 +16,7 @@ from typing import Any
 from index_store import layout
 from index_store.errors import InvalidDocId
 from index_store.errors import NotFound as StoreNotFound
-from index_store.model import Node, Tree
+from index_store.model import Node, Tree, title_paths
 from index_store.store import Store
 from query.errors import InvalidRequest, NotFoundError
 from query.normalize import normalize
@@ -95,21 +95,19 @@ class DocIndex:
         self.tree = tree
         self._by_id: dict[str, Node] = {}
         self._parent: dict[str, str | None] = {}
-        self._path: dict[str, str] = {}
-        self._index(tree.root, None, [])
+        self._path = title_paths(tree.root)
+        self._index(tree.root, None)
         self._lock = threading.Lock()
         self._node_text: dict[str, str] | None = None
         self._pages: list[dict[str, Any]] | None = None
         self._normalized: list[str] | None = None
         self._lexical: Any = None  # query.lexical.LexicalIndex, built on the first search
 
-    def _index(self, node: Node, parent: Node | None, path: list[str]) -> None:
-        here = path + [node.title] if node.level > 0 else path
+    def _index(self, node: Node, parent: Node | None) -> None:
         self._by_id[node.node_id] = node
         self._parent[node.node_id] = parent.node_id if parent else None
-        self._path[node.node_id] = " > ".join(here) if here else node.title
         for child in node.nodes:
-            self._index(child, node, here)
+            self._index(child, node)
 
     # -- lookups ---------------------------------------------------------
     def node(self, node_id: str) -> Node:

@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from index_store.model import Node
+from index_store.model import SYNTHETIC_KINDS, Node
 from query.cues import asked_statements, implied_statements, statement_kinds
 from query.normalize import normalize
 from query.snippet import page_snippet
@@ -42,7 +42,6 @@ TOP_LINES = 4           # a running head sits in a page's first lines
 RUNNING_MIN_PAGES = 4   # a top line repeated on this many pages (and RUNNING_SHARE of them) is a running head
 RUNNING_SHARE = 0.03
 _DIGITS = re.compile(r"\d+")
-SYNTHETIC_KINDS = ("front_matter", "page_group")  # parsers.ranges marks made-up nodes in node["kind"]
 _GENERATED_TITLE = re.compile(r"^(pages?|part)\s+\d+", re.IGNORECASE)
 
 
