@@ -20,5 +20,12 @@ class DocumentError(ParserError):
             self.kind = kind
 
 
+class ModelError(ParserError):
+    """A model called through a hook (summarizer, structure, vision) gave no usable answer: the stage falls back.
+
+    providers.errors.ProviderError derives from it, so parsers catch model failures without importing providers.
+    """
+
+
 class DependencyError(ParserError):
     """A required system component (e.g. tesseract or a language pack) is missing."""

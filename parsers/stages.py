@@ -20,11 +20,10 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from index_store.model import SCHEMA_VERSION
-from providers.prompts import PROMPT_VERSION
 
 #: stage -> (version, the modules whose output it is). The prompts stage's version is
-#: providers.prompts.PROMPT_VERSION, declared next to the prompts; it enters the fingerprint
-#: through the ``prompt_version`` setting (only when a model writes summaries).
+#: providers.prompts.PROMPT_VERSION (declared here so that parsers never import providers); it enters the
+#: fingerprint through the ``prompt_version`` setting (only when a model writes summaries).
 STAGES: dict[str, tuple[str, str]] = {
     "text": ("1", "parsers/pdf.py, parsers/layout.py: text layer, labels, positioned lines"),
     "ocr": ("1", "parsers/ocr.py, parsers/ocr_layout.py, parsers/classify.py, parsers/ocr_stage.py: page classes, OCR"),
@@ -33,7 +32,8 @@ STAGES: dict[str, tuple[str, str]] = {
                        "inner_toc.py, ranges.py, providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
     "summaries": ("1", "parsers/summarize.py, providers/summarizer.py: summaries and the description"),
-    "prompts": (PROMPT_VERSION, "providers/prompts.py: every prompt sent to a model"),
+    # p2: document title and section path inside the fence
+    "prompts": ("p2", "providers/prompts.py: every prompt sent to a model"),
 }
 ORDER = ("text", "ocr", "vision", "structure", "node_text", "summaries", "prompts")
 
@@ -154,16 +154,6 @@ def output_digests(index: Any) -> dict[str, str]:
     }
 
 
-def prompts_digest() -> str:
-    """A digest of every prompt and limit sent to a model (the prompts stage's output)."""
-    from providers import prompts
-
-    found = {name: (vars(value) if hasattr(value, "__dataclass_fields__") else value)
-             for name, value in vars(prompts).items()
-             if name.isupper() and name != "PROMPT_VERSION" and isinstance(value, (str, int, prompts.Prompt))}
-    return _digest(found)
-
-
 def golden_problems(recorded: Mapping[str, Any], current: Mapping[str, Any]) -> list[str]:
     """Stages whose output changed on a fixture document without a version bump, as messages naming the stage.
 
@@ -190,6 +180,6 @@ def golden_problems(recorded: Mapping[str, Any], current: Mapping[str, Any]) -> 
                     f"{STAGES[stage][1].split(':')[0]}), then {regen}")
                 break
     if current.get("prompts") != recorded.get("prompts") and was.get("prompts") == now.get("prompts"):
-        problems.append(f"stage 'prompts' output changed without a version bump: bump PROMPT_VERSION in "
-                        f"providers/prompts.py (now {now.get('prompts')!r}), then {regen}")
+        problems.append(f"stage 'prompts' output changed without a version bump: bump STAGES['prompts'] "
+                        f"in parsers/stages.py (now {now.get('prompts')!r}), then {regen}")
     return problems

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
 
 from index_store.model import SUMMARY_MAX_WORDS, Node, title_paths
+from parsers.errors import ModelError
 from parsers.toc import DOT_LEADERS
-from providers.errors import ProviderError
 
 SHORT_LEAF_CHARS = 200  # a leaf this short is its own summary: no call needed
 
@@ -59,7 +59,7 @@ class Summarizer(Protocol):
     name: str
 
     def summarize(self, request: SummaryRequest) -> tuple[str, str]:
-        """Return (summary, summary_source). May raise providers.errors.ProviderError (-> fallback)."""
+        """Return (summary, summary_source). May raise parsers.errors.ModelError (-> fallback)."""
 
 
 class SummaryCache(Protocol):
@@ -212,7 +212,7 @@ def summarize_tree(
 
     Short leaves keep their own text (no call). With a cache, a node whose content key
     is cached is not summarized again. Nodes run concurrently as soon as all their
-    children are done; when ``summarizer`` raises ProviderError, ``fallback`` answers.
+    children are done; when ``summarizer`` raises ModelError, ``fallback`` answers.
     """
     order = list(root.walk())
     run = SummaryRun(nodes=len(order))
@@ -251,7 +251,7 @@ def summarize_tree(
             if cache is not None and not any(c.node_id in degraded for c in node.nodes):
                 cache.put(keys[node.node_id], {"summary": summary, "summary_source": source, "title": node.title})
             return summary, source, "primary"
-        except ProviderError as exc:
+        except ModelError as exc:
             if fallback is None:
                 raise
             with lock:
@@ -321,7 +321,7 @@ def describe_document(root: Node, summarizer: Summarizer, *, doc_title: str, pag
                 cache.put(ckey, {"summary": text, "summary_source": "model", "title": doc_title})
                 cache.flush()
             return text, "model"
-        except ProviderError:
+        except ModelError:
             pass
     return root.summary, root.summary_source
 

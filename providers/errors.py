@@ -8,9 +8,11 @@ empty text). Callers fall back (extractive summaries, no vision) on both.
 
 from __future__ import annotations
 
+from parsers.errors import ModelError
 
-class ProviderError(Exception):
-    """Root of every error raised by providers/."""
+
+class ProviderError(ModelError):
+    """Root of every error raised by providers/ (a parsers ModelError: the pipeline's stages fall back on it)."""
 
 
 class ProviderUnavailable(ProviderError):

@@ -1,6 +1,7 @@
 """Every prompt pagetree sends to a model, in one place, versioned.
 
-Bump PROMPT_VERSION whenever any text or schema here changes: it enters the
+Bump the prompts stage (STAGES["prompts"] in parsers/stages.py, read here as
+PROMPT_VERSION) whenever any text or schema here changes: it enters the
 pipeline fingerprint (PipelineSettings.prompt_version) and the summary cache
 key, so a prompt change yields a new index version and fresh summaries.
 Everything taken from a document is untrusted (titles, section paths, text,
@@ -11,13 +12,16 @@ never instructions.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from index_store.model import SUMMARY_MAX_WORDS
+from parsers.stages import STAGES
 
-PROMPT_VERSION = "p2"  # p2: document title and section path inside the fence
+PROMPT_VERSION = STAGES["prompts"][0]
 
 MAX_SECTION_CHARS = 6000  # a section's own text sent for its summary (cost cap; the rest is rarely needed)
 MAX_CHILD_SUMMARIES = 40
@@ -137,3 +141,10 @@ def fence(text: str) -> str:
 def clip_chars(text: str, limit: int) -> str:
     text = text.strip()
     return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " [...]"
+
+
+def digest() -> str:
+    """A digest of every prompt and limit sent to a model: the prompts stage's output for the golden test."""
+    found = {name: (vars(value) if isinstance(value, Prompt) else value) for name, value in globals().items()
+             if name.isupper() and name != "PROMPT_VERSION" and isinstance(value, (str, int, Prompt))}
+    return hashlib.sha256(json.dumps(found, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]

@@ -21,6 +21,7 @@ import pymupdf
 from parsers import stages
 from parsers.pipeline import PipelineSettings, index_document
 from parsers.samples import generate
+from providers import prompts
 from tests.pdfs import text_pdf
 
 GOLDENS = Path(__file__).with_name("stage_goldens.json")
@@ -74,7 +75,7 @@ def current_digests(folder: Path) -> dict[str, Any]:
     for name, path in sorted(paths.items()):
         index = index_document(path, Path(name).stem, PipelineSettings(), vision=_describe, ocr_workers=1)
         documents[name] = stages.output_digests(index)
-    return {"stages": stages.stage_versions(), "prompts": stages.prompts_digest(), "documents": documents}
+    return {"stages": stages.stage_versions(), "prompts": prompts.digest(), "documents": documents}
 
 
 def test_stage_outputs_match_the_goldens_or_their_stage_was_bumped(tmp_path: Path) -> None:
@@ -126,7 +127,7 @@ def test_a_bump_without_an_output_change_passes() -> None:
 def test_a_prompt_change_needs_a_prompt_version_bump() -> None:
     changed = _golden("a")
     changed["prompts"] = "y"
-    assert "bump PROMPT_VERSION in providers/prompts.py" in stages.golden_problems(_golden("a"), changed)[0]
+    assert "bump STAGES['prompts'] in parsers/stages.py" in stages.golden_problems(_golden("a"), changed)[0]
     changed["stages"]["prompts"] = "p2"
     assert stages.golden_problems(_golden("a"), changed) == []
 
