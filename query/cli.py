@@ -184,7 +184,7 @@ def _provider() -> Any:
 
 
 def _answer(args: argparse.Namespace, store: str) -> int:
-    from providers.errors import ProviderError
+    from providers import ProviderError
     from query.search import answer
 
     try:

@@ -27,7 +27,7 @@ def provider_from_env(env: dict[str, str] | None = None) -> Any:
     env = dict(os.environ) if env is None else env
     if not env.get("PAGETREE_MODEL"):
         return None
-    from providers.registry import get_provider
+    from providers import get_provider
 
     return get_provider(env)
 
@@ -47,7 +47,7 @@ def _outline_lines(doc: Any, node_id: str, depth: int, indent: int = 0) -> list[
 
 def _section_view(doc: Any, node_id: str) -> tuple[str, list[dict[str, Any]], list[int]]:
     """(observation text with page markers, cross-references offered, pages shown)."""
-    from providers.prompts import clip_chars, fence
+    from providers import clip_chars, fence
 
     node = doc.node(node_id)
     last = min(node.end_page, node.start_page + READ_PAGES - 1, doc.tree.page_count)
@@ -66,8 +66,7 @@ def _section_view(doc: Any, node_id: str) -> tuple[str, list[dict[str, Any]], li
 
 def llm_search(doc: Any, question: str, *, provider: Any, max_steps: int = 12, top_k: int = 10) -> tuple[list[Hit], list[dict[str, Any]]]:
     """Model-guided descent of one document; (hits in the order found, trace)."""
-    from providers.errors import ProviderError
-    from providers.prompts import fence
+    from providers import ProviderError, fence
 
     from query.prompts import NAVIGATE
 
@@ -133,7 +132,7 @@ def llm_search(doc: Any, question: str, *, provider: Any, max_steps: int = 12, t
 
 def answer(question: str, hits: list[Hit], *, store: Any, provider: Any, max_chars: int = 12_000) -> dict[str, Any]:
     """Answer from the hits' pages with the model; every claim keeps only citations to text it was given."""
-    from providers.prompts import clip_chars, fence
+    from providers import clip_chars, fence
 
     from query.index import open_index
     from query.prompts import ANSWER

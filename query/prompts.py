@@ -7,7 +7,7 @@ each escaped by providers.prompts.fence, and the system prompt says it is data.
 
 from __future__ import annotations
 
-from providers.prompts import Prompt
+from providers import Prompt
 
 QUERY_PROMPT_VERSION = "q2"  # q2: titles, outline, paths and cross-references inside the fence
 
