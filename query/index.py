@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from typing import Any
+from typing import Any, Callable
 
 from index_store import layout
 from index_store.errors import InvalidDocId
@@ -101,7 +101,8 @@ class DocIndex:
         self._node_text: dict[str, str] | None = None
         self._pages: list[dict[str, Any]] | None = None
         self._normalized: list[str] | None = None
-        self._lexical: Any = None  # query.lexical.LexicalIndex, built on the first search
+        self._memo: dict[str, Any] = {}
+        self._memo_lock = threading.Lock()  # not _lock: a build reads pages and node texts, which take _lock
 
     def _index(self, node: Node, parent: Node | None) -> None:
         self._by_id[node.node_id] = node
@@ -115,6 +116,9 @@ class DocIndex:
             return self._by_id[node_id]
         except KeyError:
             raise NotFoundError(f"node {node_id!r} not found in {self.doc_id}@{self.version}") from None
+
+    def has_node(self, node_id: str) -> bool:
+        return node_id in self._by_id
 
     def path(self, node_id: str) -> str:
         self.node(node_id)
@@ -309,11 +313,12 @@ class DocIndex:
         """Published versions of this document, oldest first (version, created_at, fingerprint, ...)."""
         return versions(self.store, self.doc_id)
 
-    def search(self, question: str, **kwargs: Any) -> Any:
-        """Tree search inside this document (see query.search.search_doc)."""
-        from query.search import search_doc
-
-        return search_doc(self, question, **kwargs)
+    def memo(self, name: str, build: Callable[[], Any]) -> Any:
+        """What ``build()`` returns, built once per loaded version (the lexical navigator's index); callers wait."""
+        with self._memo_lock:
+            if name not in self._memo:
+                self._memo[name] = build()
+            return self._memo[name]
 
 
 def versions(store: str | Store, doc_id: str) -> list[dict[str, Any]]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import heapq
 import re
-import threading
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -257,17 +256,12 @@ def add_snippets(doc: Any, question: str, hits: list[Hit]) -> None:
         hit.snippet = page_snippet(texts, hit.pages or [hit.start_page], question)
 
 
-_lock = threading.Lock()  # one build at a time: a second caller waits for the first's index
-
-
 def lexical_index(doc: Any) -> LexicalIndex:
-    """The document's LexicalIndex, built on first use and kept on the DocIndex (cached by version)."""
-    with _lock:
-        idx = getattr(doc, "_lexical", None)
-        if idx is None:
-            idx = LexicalIndex(doc)
-            doc._lexical = idx
-        return idx
+    """The document's LexicalIndex, built on first use and kept on the DocIndex (cached by version).
+
+    Anything with the reading methods LexicalIndex uses will do; one without ``memo`` gets a fresh index."""
+    memo = getattr(doc, "memo", None)
+    return memo("lexical", lambda: LexicalIndex(doc)) if memo else LexicalIndex(doc)
 
 
 def _own_pages(idx: LexicalIndex, node: Node) -> list[int]:

@@ -109,7 +109,7 @@ def llm_search(doc: Any, question: str, *, provider: Any, max_steps: int = 12, t
         trace.append(entry)
         if kind == "stop" or len(hits) >= top_k:
             break
-        if node_id not in doc._by_id or (kind == "follow" and node_id not in offered):
+        if not doc.has_node(node_id) or (kind == "follow" and node_id not in offered):
             observation = f"Unknown or unavailable node id {node_id!r}: use ids from the outline or the offered cross-references."
             entry["refused"] = True
             continue

@@ -16,7 +16,7 @@ from index_store.publish import publish_document
 from index_store.store import Store
 from parsers.pipeline import PipelineSettings, index_document
 from parsers.samples_markup import filing_10q_html, MANUAL_MD
-from query import open_index
+from query import open_index, search_doc
 from query.index import cache_clear
 
 
@@ -89,7 +89,7 @@ def test_read_pages_grep_and_search_cite_pages_and_labels(published: Store):
     assert page["label"] == "2" and page["path"].startswith(read["path"])  # the deepest node on that page
     hits = doc.grep(r"basis point")
     assert hits and hits[0]["path"].endswith("Quantitative and Qualitative Disclosures About Market Risk")
-    top = doc.search("operating cash flow capital expenditures liquidity").to_dict(full=False)["results"][0]
+    top = search_doc(doc, "operating cash flow capital expenditures liquidity").to_dict(full=False)["results"][0]
     assert top["path"].endswith("Liquidity and Capital Resources") and top["start_page"] == item2.start_page
     guide = open_index(published, "guide")
     assert any("E42" in h["line"] for h in guide.grep("E42"))
