@@ -52,23 +52,14 @@ def locate(uri: str, endpoint_url: str | None, max_attempts: int = 5) -> tuple[d
     parsed = urlparse(uri)
     if parsed.scheme == "s3":
         spec = source_spec(f"s3://{parsed.netloc}", endpoint_url=endpoint_url, max_attempts=max_attempts)
-        key = parsed.path.lstrip("/")
-        src = cached_source(spec)  # one S3 client per bucket, not per document
-        try:
-            head = src.client.head_object(Bucket=parsed.netloc, Key=key)
-        except Exception as exc:
-            from flows.s3source import _classify
-
-            raise _classify(exc, SourceObject(uri, key, 0, "")) from exc
-        modified = head.get("LastModified")
-        return spec, SourceObject(uri, key, int(head["ContentLength"]), str(head["ETag"]).strip('"'),
-                                  modified.isoformat() if modified else None)
+        # one S3 client per bucket, not per document
+        return spec, cached_source(spec).stat(parsed.path.lstrip("/"))
     if parsed.scheme == "file":
         path = Path(unquote(parsed.path))
         if not path.is_file():
             raise ObjectGone(f"{path} no longer exists")
         spec = source_spec(str(path.parent))
-        return spec, open_spec(spec)._object(path, path.name)
+        return spec, open_spec(spec).stat(path.name)
     raise SourceError(f"cannot rebuild from source URI {uri!r}")
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import urlparse
 
-from flows.sources import (
+from flows.source_types import (
     DEFAULT_INCLUDE,
     ObjectChanged,
     ObjectDenied,
@@ -29,7 +29,7 @@ from flows.sources import (
     SourceError,
     SourceObject,
     TransientObjectError,
-    _matches,
+    matches,
 )
 
 CHUNK = 1 << 20
@@ -118,7 +118,7 @@ class S3Source:
         for page in pages:
             for entry in page.get("Contents", ()):
                 key = entry["Key"][len(prefix):]
-                if not key or key.endswith("/") or not _matches(key, self.include, self.exclude):
+                if not key or key.endswith("/") or not matches(key, self.include, self.exclude):
                     continue
                 modified = entry.get("LastModified")
                 yield SourceObject(
@@ -128,6 +128,20 @@ class S3Source:
                     etag=str(entry.get("ETag", "")).strip('"'),
                     last_modified=modified.isoformat() if modified is not None else None,
                 )
+
+    def stat(self, key: str) -> SourceObject:
+        """The object at ``key`` (under the prefix) as it is now, from a HEAD request; errors as for a download."""
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        full_key = f"{self._list_prefix()}{key}"
+        uri = f"s3://{self.bucket}/{full_key}"
+        try:
+            head = self.client.head_object(Bucket=self.bucket, Key=full_key)
+        except (BotoCoreError, ClientError) as exc:
+            raise _classify(exc, SourceObject(uri, key, 0, "")) from exc
+        modified = head.get("LastModified")
+        return SourceObject(uri, key, int(head["ContentLength"]), str(head["ETag"]).strip('"'),
+                            modified.isoformat() if modified else None)
 
     def _full_key(self, obj: SourceObject) -> str:
         return obj.uri[len(f"s3://{self.bucket}/"):]

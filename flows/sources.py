@@ -9,96 +9,19 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fnmatch
 import os
 import stat
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Iterator, Protocol
+from typing import Any, Iterator
 from urllib.parse import unquote, urlparse
 
+from flows.source_types import (DEFAULT_INCLUDE, ObjectChanged, ObjectDenied, ObjectError, ObjectGone, Source,
+                                SourceError, SourceObject, TransientObjectError, matches)
 from index_store.layout import doc_id_from_path
 
-
-# Keys ingested by default: PDFs, HTML (EDGAR filings, manuals) and Markdown. The format itself is read from
-# the content (parsers/formats.py); what matches but is none of them is reported as ``unsupported_format``.
-DEFAULT_INCLUDE = ("*.pdf", "*.htm", "*.html", "*.xhtml", "*.md", "*.markdown")
-
-
-class SourceError(Exception):
-    """Root of source errors; raised as-is when the source itself is unusable (missing folder or bucket)."""
-
-
-class ObjectError(SourceError):
-    """One object could not be fetched. ``kind`` goes into the run report; ``transient`` errors are retried."""
-
-    kind = "fetch"
-    transient = False
-
-    def __init__(self, message: str, kind: str | None = None):
-        super().__init__(message)
-        if kind:
-            self.kind = kind
-
-
-class ObjectGone(ObjectError):
-    """Listed, but deleted before we could download it (picked up as removed on the next run)."""
-
-    kind = "gone"
-
-
-class ObjectDenied(ObjectError):
-    """The object exists but reading it is refused (AccessDenied, archived storage class)."""
-
-    kind = "access_denied"
-
-
-class ObjectChanged(ObjectError):
-    """The object was replaced between listing and download (ETag no longer matches); retried next run."""
-
-    kind = "changed_during_run"
-
-
-class TransientObjectError(ObjectError):
-    """Throttling, a 5xx, a dropped connection or a truncated body: worth retrying now."""
-
-    kind = "transient"
-    transient = True
-
-
-@dataclass(frozen=True)
-class SourceObject:
-    uri: str  # file:///abs/path or s3://bucket/key
-    key: str  # path relative to the source root
-    size: int
-    etag: str  # a cheap change token: S3 ETag, or mtime+size for local files
-    last_modified: str | None = None
-    # Set when the listing found the entry but it cannot be read (dangling symlink, FIFO, permission error,
-    # a symlink leaving the source folder): the planner records one row for it and never fetches it.
-    problem: str | None = None
-    problem_kind: str | None = None  # unreadable | gone | not_a_file | symlink_outside
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-class Source(Protocol):
-    uri: str
-
-    def list(self) -> Iterator[SourceObject]: ...
-
-    def fetch(self, obj: SourceObject) -> contextlib.AbstractContextManager[Path]: ...
-
-    def download(self, obj: SourceObject, dest_dir: str) -> tuple[Path, int]:
-        """Materialise ``obj`` under ``dest_dir`` (or return its own path); return (path, bytes transferred)."""
-        ...
-
-
-def _matches(key: str, include: tuple[str, ...], exclude: tuple[str, ...]) -> bool:
-    name = key.lower()
-    if include and not any(fnmatch.fnmatch(name, pat.lower()) for pat in include):
-        return False
-    return not any(fnmatch.fnmatch(name, pat.lower()) for pat in exclude)
+# The shared types are imported from here by the flows and the tests; they live in flows/source_types.py.
+__all__ = ["DEFAULT_INCLUDE", "LocalSource", "ObjectChanged", "ObjectDenied", "ObjectError", "ObjectGone", "Source",
+           "SourceError", "SourceObject", "TransientObjectError", "default_doc_id", "matches", "open_source"]
 
 
 class LocalSource:
@@ -131,7 +54,7 @@ class LocalSource:
             for name in sorted(filenames):
                 path = Path(dirpath) / name
                 key = self._key(path)
-                if name.startswith(".") or not _matches(key, self.include, self.exclude):
+                if name.startswith(".") or not matches(key, self.include, self.exclude):
                     continue
                 yield self._entry(path, key)
         yield from self._unlisted(errors)
@@ -181,6 +104,14 @@ class LocalSource:
         if not stat.S_ISREG(st.st_mode):
             return self._problem(path, key, "not_a_file", "not a regular file (a FIFO, socket or device): not read")
         return self._object(path, key, st)
+
+    def stat(self, key: str) -> SourceObject:
+        """The file at ``key`` (the source's own file when it is one) as it is now; ObjectGone when it is not there."""
+        path = self.root if self.root.is_file() else self.root / key
+        try:
+            return self._object(path, key)
+        except FileNotFoundError as exc:
+            raise ObjectGone(f"{path} no longer exists") from exc
 
     def _object(self, path: Path, key: str, st: os.stat_result | None = None) -> SourceObject:
         st = st or path.stat()
