@@ -99,11 +99,6 @@ def _add_verbosity(p: argparse.ArgumentParser, top: bool = False) -> None:
                    help="print errors and failed documents only, no per-document lines or summary (default: off)")
 
 
-def _doc_version(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--version", default=None, metavar="VERSION",
-                   help="document version to read, as printed by list/versions (v prefix optional; default: latest)")
-
-
 def program_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -156,39 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     _ingest_args(p)
     _add_verbosity(p)
 
-    p = sub.add_parser("tree", help="print a document's section tree")
-    p.add_argument("doc_id")
-    _doc_version(p)
-    p.add_argument("--depth", type=int, default=10, help="levels below --node to print, 0-10 (default 10)")
-    p.add_argument("--node", default="0000", help="node id whose subtree to print (default 0000, the root)")
-    p.add_argument("--summaries", action="store_true", help="print each node's summary under it")
-    _add_store(p)
+    from query.cli import add_document_parsers, add_parsers as add_query_parsers
 
-    p = sub.add_parser("read", help="print a section's text with its path and pages")
-    p.add_argument("doc_id")
-    p.add_argument("node_id")
-    _doc_version(p)
-    p.add_argument("--max-chars", type=int, default=20_000, help="characters to print, 1-200000 (default 20000)")
-    p.add_argument("--cursor", type=int, default=0,
-                   help="character offset to start at: the next_cursor of a truncated read (default 0)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON (default: text)")
-    _add_store(p)
-
-    p = sub.add_parser("grep", help="case-insensitive regex (RE2) search in a document, optionally inside one section")
-    p.add_argument("doc_id")
-    p.add_argument("pattern", help="RE2 regular expression, matched case-insensitively line by line")
-    p.add_argument("--node", default=None, help="only inside this node's section (default: the whole document)")
-    p.add_argument("--pages", default=None, help="only on these pages, e.g. 5-10,12 (default: all)")
-    p.add_argument("--max-hits", type=int, default=50, help="hits to print at most, 1-200 (default 50)")
-    _doc_version(p)
-    p.add_argument("--json", action="store_true", help="print the hits as JSON (default: one line each)")
-    _add_store(p)
-
-    p = sub.add_parser("show", help="print tree.json")
-    p.add_argument("doc_id")
-    _doc_version(p)
-    p.add_argument("--json", action="store_true", help="print tree.json (the default and only format)")
-    _add_store(p)
+    add_document_parsers(sub, _add_store)  # tree, read, grep, show
 
     p = sub.add_parser("list", help="list documents in the store")
     p.add_argument("--json", action="store_true", help="print catalog rows as JSON (default: one line each)")
@@ -222,22 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("samples", help="write the sample documents (3 PDFs, an HTML 10-Q, a Markdown manual; used by the demo and tests) into a folder")
     p.add_argument("folder")
 
-    from query.cli import add_parsers as add_query_parsers  # search, outline, pages, find, chunks, serve, mcp
-
-    add_query_parsers(sub, _add_store)
+    add_query_parsers(sub, _add_store)  # search, answer, outline, pages, find, chunks, serve, mcp
     return parser
-
-
-def _print_tree(node: dict[str, Any], summaries: bool, indent: int = 0) -> None:
-    from query.terminal import line
-
-    pages = f"p. {node['start_page']}" if node["start_page"] == node["end_page"] else f"pp. {node['start_page']}-{node['end_page']}"
-    more = f"  {node['more']}" if "more" in node else ""
-    print(line(f"{'  ' * indent}{node['node_id']}  {node['title']}  ({pages}){more}"))
-    if summaries and node.get("summary"):
-        print(line(f"{'  ' * indent}      {node['summary']}"))
-    for child in node.get("nodes", []):
-        _print_tree(child, summaries, indent + 1)
 
 
 def _run_flow(args: argparse.Namespace) -> int:
@@ -249,7 +200,7 @@ def _run_flow(args: argparse.Namespace) -> int:
 def _query(args: argparse.Namespace) -> int:
     from index_store.store import Store
     from query import open_index
-    from query.terminal import block, line
+    from query.terminal import line
 
     store_uri = args.store or _store_default()
     if args.command == "list":
@@ -289,34 +240,13 @@ def _query(args: argparse.Namespace) -> int:
             print(line(f"MISMATCH {problem}"), file=sys.stderr)
         print("verify: OK" if not problems else f"verify: {len(problems)} problem(s)")
         return 1 if problems else 0
-    doc = open_index(store_uri, args.doc_id, args.version)
-    if args.command == "tree":
-        _print_tree(doc.outline(args.node, depth=args.depth), args.summaries)
-    elif args.command == "show":
-        print(json.dumps(doc.tree.to_dict(), indent=1, ensure_ascii=False))
-    elif args.command == "read":
-        out = doc.read(args.node_id, max_chars=args.max_chars, cursor=args.cursor)
-        if args.json:
-            print(json.dumps(out, indent=1, ensure_ascii=False))
-        else:
-            print(line(f"# {out['path']}  (pp. {out['start_page']}-{out['end_page']})") + "\n")
-            print(block(out["text"]))
-            if out["truncated"]:
-                print(f"\n[truncated: {out['total_chars']} chars; continue with --cursor {out['next_cursor']}]")
-    elif args.command == "facts":
-        facts = doc.facts(concept=args.concept, text=args.text)
-        if args.json:
-            print(json.dumps(facts, indent=1, ensure_ascii=False))
-        for f in facts if not args.json else []:
-            period = f["instant"] or f"{f['period_start']}..{f['period_end']}"
-            value = f["value"] if len(f["value"]) <= 60 else f["value"][:57] + "..."
-            print(f"{f['concept']:<55} {value:>20} {f['unit'] or '':<12} {period:<23} p.{f['page_number'] or '-':<4} {f['node_id'] or '-'}")
-    elif args.command == "grep":
-        hits = doc.grep(args.pattern, node_id=args.node, pages=args.pages, max_hits=args.max_hits)
-        if args.json:
-            print(json.dumps(hits, indent=1, ensure_ascii=False))
-        for hit in hits if not args.json else []:
-            print(line(f"p.{hit['page']:<4} {hit['node_id']}  {hit['path']}: {hit['line']}"))
+    facts = open_index(store_uri, args.doc_id, args.version).facts(concept=args.concept, text=args.text)
+    if args.json:
+        print(json.dumps(facts, indent=1, ensure_ascii=False))
+    for f in facts if not args.json else []:
+        period = f["instant"] or f"{f['period_start']}..{f['period_end']}"
+        value = f["value"] if len(f["value"]) <= 60 else f["value"][:57] + "..."
+        print(f"{f['concept']:<55} {value:>20} {f['unit'] or '':<12} {period:<23} p.{f['page_number'] or '-':<4} {f['node_id'] or '-'}")
     return 0
 
 

@@ -1,7 +1,8 @@
-"""The query subcommands of ``pagetree`` (search, answer, outline, pages, find, chunks, serve, mcp).
+"""The query subcommands of ``pagetree`` (tree, read, grep, show; search, answer, outline, pages, find, chunks,
+serve, mcp).
 
-flows/cli.py registers them with ``add_parsers`` and dispatches to ``run``;
-errors propagate to its edge, which maps them to exit codes.
+flows/cli.py registers them with ``add_document_parsers`` and ``add_parsers`` (two calls keep ``pagetree --help``
+in its order) and dispatches to ``run``; errors propagate to its edge, which maps them to exit codes.
 """
 
 from __future__ import annotations
@@ -11,8 +12,45 @@ import json
 import sys
 from typing import Any, Callable
 
-COMMANDS = ("search", "answer", "outline", "pages", "find", "chunks", "serve", "mcp")
+COMMANDS = ("tree", "read", "grep", "show", "search", "answer", "outline", "pages", "find", "chunks", "serve", "mcp")
 _VERSION_HELP = "document version to read, as printed by list/versions (v prefix optional; default: latest)"
+
+
+def add_document_parsers(sub: Any, add_store: Callable[[argparse.ArgumentParser], None]) -> None:
+    """tree, read, grep and show: one document's tree, sections and text."""
+    p = sub.add_parser("tree", help="print a document's section tree")
+    p.add_argument("doc_id")
+    p.add_argument("--version", default=None, metavar="VERSION", help=_VERSION_HELP)
+    p.add_argument("--depth", type=int, default=10, help="levels below --node to print, 0-10 (default 10)")
+    p.add_argument("--node", default="0000", help="node id whose subtree to print (default 0000, the root)")
+    p.add_argument("--summaries", action="store_true", help="print each node's summary under it")
+    add_store(p)
+
+    p = sub.add_parser("read", help="print a section's text with its path and pages")
+    p.add_argument("doc_id")
+    p.add_argument("node_id")
+    p.add_argument("--version", default=None, metavar="VERSION", help=_VERSION_HELP)
+    p.add_argument("--max-chars", type=int, default=20_000, help="characters to print, 1-200000 (default 20000)")
+    p.add_argument("--cursor", type=int, default=0,
+                   help="character offset to start at: the next_cursor of a truncated read (default 0)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON (default: text)")
+    add_store(p)
+
+    p = sub.add_parser("grep", help="case-insensitive regex (RE2) search in a document, optionally inside one section")
+    p.add_argument("doc_id")
+    p.add_argument("pattern", help="RE2 regular expression, matched case-insensitively line by line")
+    p.add_argument("--node", default=None, help="only inside this node's section (default: the whole document)")
+    p.add_argument("--pages", default=None, help="only on these pages, e.g. 5-10,12 (default: all)")
+    p.add_argument("--max-hits", type=int, default=50, help="hits to print at most, 1-200 (default 50)")
+    p.add_argument("--version", default=None, metavar="VERSION", help=_VERSION_HELP)
+    p.add_argument("--json", action="store_true", help="print the hits as JSON (default: one line each)")
+    add_store(p)
+
+    p = sub.add_parser("show", help="print tree.json")
+    p.add_argument("doc_id")
+    p.add_argument("--version", default=None, metavar="VERSION", help=_VERSION_HELP)
+    p.add_argument("--json", action="store_true", help="print tree.json (the default and only format)")
+    add_store(p)
 
 
 def add_parsers(sub: Any, add_store: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -91,6 +129,8 @@ def run(args: argparse.Namespace, store: str) -> int:
     from query.index import open_index
     from query.terminal import block, line
 
+    if args.command in ("tree", "read", "grep", "show"):
+        return _document(args, open_index(store, args.doc_id, args.version))
     if args.command == "search":
         from query.search import search
 
@@ -113,7 +153,7 @@ def run(args: argparse.Namespace, store: str) -> int:
         if args.json:
             _print(out)
         else:
-            _print_outline(out)
+            _print_outline(out, clip=300)
         return 0
     if args.command == "pages":
         pages = open_index(store, args.doc_id, args.version).read_pages(args.spec)
@@ -145,16 +185,42 @@ def run(args: argparse.Namespace, store: str) -> int:
     raise ValueError(f"not a query command: {args.command}")
 
 
-def _print_outline(node: dict[str, Any], indent: int = 0) -> None:
+def _document(args: argparse.Namespace, doc: Any) -> int:
+    from query.terminal import block, line
+
+    if args.command == "tree":
+        _print_outline(doc.outline(args.node, depth=args.depth), summaries=args.summaries)
+    elif args.command == "show":
+        _print(doc.tree.to_dict())
+    elif args.command == "read":
+        out = doc.read(args.node_id, max_chars=args.max_chars, cursor=args.cursor)
+        if args.json:
+            _print(out)
+        else:
+            print(line(f"# {out['path']}  (pp. {out['start_page']}-{out['end_page']})") + "\n")
+            print(block(out["text"]))
+            if out["truncated"]:
+                print(f"\n[truncated: {out['total_chars']} chars; continue with --cursor {out['next_cursor']}]")
+    elif args.command == "grep":
+        hits = doc.grep(args.pattern, node_id=args.node, pages=args.pages, max_hits=args.max_hits)
+        if args.json:
+            _print(hits)
+        for hit in hits if not args.json else []:
+            print(line(f"p.{hit['page']:<4} {hit['node_id']}  {hit['path']}: {hit['line']}"))
+    return 0
+
+
+def _print_outline(node: dict[str, Any], summaries: bool = True, clip: int | None = None, indent: int = 0) -> None:
+    """One line per node (``tree``, ``outline``); summaries under them, clipped to ``clip`` characters."""
     from query.terminal import line
 
     pages = f"p. {node['start_page']}" if node["start_page"] == node["end_page"] else f"pp. {node['start_page']}-{node['end_page']}"
     more = f"  {node['more']}" if "more" in node else ""
     print(line(f"{'  ' * indent}{node['node_id']}  {node['title']}  ({pages}){more}"))
-    if node.get("summary"):
-        print(line(f"{'  ' * indent}      {node['summary'][:300]}"))
+    if summaries and node.get("summary"):
+        print(line(f"{'  ' * indent}      {node['summary'][:clip]}"))
     for child in node.get("nodes", []):
-        _print_outline(child, indent + 1)
+        _print_outline(child, summaries, clip, indent + 1)
 
 
 def _chunks(args: argparse.Namespace, store: str) -> int:
