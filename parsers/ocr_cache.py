@@ -72,8 +72,9 @@ def from_entry(entry: dict[str, Any], number: int, label: str | None) -> OcrResu
 def alias_key(doc_sha: str, number: int, engine_info: dict[str, Any]) -> str:
     """The key of an alias entry ``{"image_key"}``: page ``number`` of the document with sha256 ``doc_sha``.
 
-    Rebuilding the same bytes then finds its readings without rendering a page (a render is ~9% of an OCR'd
-    page's cost). The PyMuPDF version is part of it: another renderer may draw another image."""
+    Rebuilding the same bytes then finds its readings without rendering a page (a render is a noticeable share
+    of an OCR'd page's cost: benchmarks/results/comment-figures.md). The PyMuPDF version is part of it: another
+    renderer may draw another image."""
     payload = json.dumps({"doc": doc_sha, "page": number, "renderer": pymupdf.VersionBind, **engine_info}, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()
 

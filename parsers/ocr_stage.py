@@ -60,8 +60,8 @@ def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: i
     """Classify, OCR and describe pages of ``pdf`` in place (set_layout); raises DependencyError if tesseract is needed but missing.
 
     ``bold`` marks OCR lines bold from their stroke width (ocr_layout.mark_bold). Off by default: on the
-    scanned manuals it lowered structure F1 (debian-policy 0.957 -> 0.855, cplusplus 0.733 -> 0.611),
-    because the headings detector then promotes bold list items, as it does on born-digital pages.
+    scanned manuals it lowered structure F1 (figures in docs/ocr.md, "Bold"), because the headings detector
+    then promotes bold list items, as it does on born-digital pages.
     ``cache`` (parsers/ocr_cache.py) holds readings by page image: a page found there is not OCR'd again
     (``doc_sha``, the document's sha256, lets a rebuild of the same bytes find them without rendering)."""
     stage = OcrStage()

@@ -248,7 +248,8 @@ def page_links(page: "pymupdf.Page") -> list[tuple[float, float, int]]:
     """Internal links as (y0, y1, target 1-based page).
 
     Walks the raw link chain and resolves each URI once: ``page.get_links()`` re-reads the
-    whole named-destination tree per link, which costs ~0.5 ms a link on LaTeX documents.
+    whole named-destination tree per link, which is slow on LaTeX documents with many named destinations
+    (benchmarks/results/comment-figures.md).
     """
     out: list[tuple[float, float, int]] = []
     try:
