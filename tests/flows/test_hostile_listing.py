@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from flows.cli import main
-from flows.sources import LocalSource, ObjectError
+from flows.sources import LocalSource, ObjectError, ObjectGone
 from tests.pdfs import text_pdf
 
 
@@ -131,3 +131,13 @@ def test_permission_denied_entries_are_rows(tmp_path: Path) -> None:
         for path in (src / "locked", src / "secret.pdf"):
             path.chmod(0o755)
         shutil.rmtree(base, ignore_errors=True)
+
+
+def test_stat_gives_the_listed_object_and_a_missing_file_is_gone(tmp_path: Path) -> None:
+    _pdf(tmp_path / "a.pdf")
+    source = LocalSource(tmp_path)
+    [listed] = list(source.list())
+    assert source.stat("a.pdf") == listed
+    assert LocalSource(tmp_path / "a.pdf").stat("a.pdf") == listed  # a source that is one file
+    with pytest.raises(ObjectGone, match="no longer exists"):
+        source.stat("missing.pdf")

@@ -79,3 +79,13 @@ def test_fetch_faults_are_typed(s3, fault_proxy, tmp_path):
         assert info.value.kind == kind, key
         assert info.value.transient == (cls is TransientObjectError)
     assert list(tmp_path.iterdir()) == []  # no partial files left behind
+
+
+def test_stat_gives_the_listed_object_and_a_missing_key_is_gone(s3, moto_endpoint):
+    bucket = new_bucket(s3)
+    _fill(s3, bucket, ["in/a.pdf"])
+    source = S3Source(f"s3://{bucket}/in", endpoint_url=moto_endpoint)
+    [listed] = list(source.list())
+    assert source.stat("a.pdf") == listed
+    with pytest.raises(ObjectGone, match="deleted between listing and download"):
+        source.stat("missing.pdf")
