@@ -24,6 +24,21 @@ def _text(el: Any) -> str:
     return " ".join("".join(el.itertext()).split())
 
 
+_LOCAL: dict[Any, str] = {}
+
+
+def _local(el: Any) -> str:
+    """An element's lower-case local name ("context", "measure"): the header is read by local names, whatever
+    prefixes the filer bound (cached by tag: no prefix look-up per element)."""
+    tag = el.tag
+    name = _LOCAL.get(tag)
+    if name is None:
+        name = tag.rsplit("}", 1)[-1].rsplit(":", 1)[-1].lower() if isinstance(tag, str) else ""
+        if len(_LOCAL) < 10_000:
+            _LOCAL[tag] = name
+    return name
+
+
 def contexts_and_units(header: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     """Contexts {id: {period_start, period_end, instant, dimensions}} and units {id: "iso4217:USD/shares"}."""
     contexts: dict[str, dict[str, Any]] = {}
@@ -31,12 +46,11 @@ def contexts_and_units(header: Any) -> tuple[dict[str, dict[str, Any]], dict[str
     if header is None:
         return contexts, units
     for el in header.iter():
-        tag = _tag(el)
-        local = tag.rsplit(":", 1)[-1]
+        local = _local(el)
         if local == "context":
             ctx: dict[str, Any] = {"period_start": None, "period_end": None, "instant": None, "dimensions": {}}
             for sub in el.iter():
-                name = _tag(sub).rsplit(":", 1)[-1]
+                name = _local(sub)
                 if name == "startdate":
                     ctx["period_start"] = _text(sub)
                 elif name == "enddate":
@@ -47,8 +61,8 @@ def contexts_and_units(header: Any) -> tuple[dict[str, dict[str, Any]], dict[str
                     ctx["dimensions"][_attrs(sub).get("dimension", "")] = _text(sub)
             contexts[_attrs(el).get("id", "")] = ctx
         elif local == "unit":
-            measures = [_text(m) for m in el.iter() if _tag(m).rsplit(":", 1)[-1] == "measure"]
-            parts = [_tag(d).rsplit(":", 1)[-1] for d in el.iter()]
+            measures = [_text(m) for m in el.iter() if _local(m) == "measure"]
+            parts = [_local(d) for d in el.iter()]
             if "divide" in parts and len(measures) == 2:
                 units[_attrs(el).get("id", "")] = f"{measures[0]}/{measures[1]}"
             else:
