@@ -77,3 +77,13 @@ def test_dei_cover_dates_and_documents_without_a_form():
     assert dei_cover([mark("dei:DocumentPeriodEndDate", "06/29/2024")], None) == {}  # no form tagged: not a cover
     assert dei_cover([mark("dei:DocumentType", "8-K"), mark("dei:DocumentPeriodEndDate", "5 March 2024")],
                      None)["period_end"] == "March 5, 2024"
+
+
+def test_a_summaries_only_rebuild_keeps_the_tagged_title_and_description(tmp_path: Path):
+    from parsers.pipeline import PipelineSettings, resummarize
+
+    index = _index(tmp_path, filing_10q_html())
+    again = resummarize(index.tree, index.nodes, index.pages, PipelineSettings(), sha256=index.sha256,
+                        size=index.size, stats=index.stats, decisions=index.decisions)
+    assert again.tree.extra["description"] == index.tree.extra["description"]
+    assert "Company: Northwind Logistics, Inc." in again.tree.extra["description"]
