@@ -75,8 +75,10 @@ class SummaryCache(Protocol):
 
 
 def _terms(text: str) -> list[str]:
-    # _WORD matches ASCII only, so lower() keeps the length: one lower() per word (this runs over every text).
-    return [w for w in map(str.lower, _WORD.findall(text)) if len(w) > 2 and w not in STOP]
+    # This runs over every text: lower the whole of an ASCII text once (words then match alike); otherwise
+    # lower word by word, as lowering some non-ASCII letters makes ASCII ones (the Kelvin sign makes "k").
+    words = _WORD.findall(text.lower()) if text.isascii() else map(str.lower, _WORD.findall(text))
+    return [w for w in words if len(w) > 2 and w not in STOP]
 
 
 def _clean(text: str, title: str = "") -> str:
