@@ -265,8 +265,8 @@ def main(argv: list[str] | None = None) -> int:
         largest = max(filings(corpus, only), key=lambda f: f["path"].stat().st_size)
         big = Path(tmp) / "largest.htm"
         big.write_bytes(gzip.decompress(largest["path"].read_bytes()))
-        # Peak RSS of the same run varies between fresh processes on a loaded machine (298 MB to 486 MB for
-        # GM's 10-K on 2026-12-01): the median of three, with the range.
+        # Peak RSS of the same work varies between fresh processes on a loaded machine: the median of three,
+        # with the range.
         rss_runs = sorted(peak_rss(big) for _ in range(3))
         rss = rss_runs[1]
         big_bytes = big.stat().st_size
