@@ -231,10 +231,22 @@ def classify(texts: Sequence[str], root: Node, facts: dict[str, Any]) -> str:
     return "manual" if len(chapters) >= MIN_MANUAL_CHAPTERS else "other"
 
 
+def with_tagged_cover(read: dict[str, Any], tagged: dict[str, Any] | None) -> dict[str, Any]:
+    """Cover facts when the filer also tagged its cover (inline XBRL ``dei:`` facts, parsers/xbrl.dei_cover):
+    the tags win over what the cover's text reads as, the text fills what was not tagged."""
+    if not tagged or not tagged.get("form"):
+        return read
+    merged = {**read, **tagged}
+    if "period_end" in tagged and "fiscal_year" not in tagged:
+        merged["fiscal_year"] = fiscal_year(tagged["period_end"], tagged.get("period", ""))
+    return merged
+
+
 def describe(texts: Sequence[str], layouts: Sequence[PageLayout], root: Node, *, metadata_title: str = "",
-             fallback_title: str = "", summary: str = "") -> Description:
-    """Kind, title and description of a document from its page texts, first pages' layouts and tree."""
-    facts = cover_facts(texts) or release_facts(texts)
+             fallback_title: str = "", summary: str = "", cover: dict[str, Any] | None = None) -> Description:
+    """Kind, title and description of a document from its page texts, first pages' layouts and tree
+    (``cover``: the cover facts the document tags, see with_tagged_cover)."""
+    facts = with_tagged_cover(cover_facts(texts) or release_facts(texts), cover)
     kind = classify(texts, root, facts)
     assert kind in DOC_KINDS
     printed = printed_title(layouts)
@@ -250,6 +262,8 @@ def describe(texts: Sequence[str], layouts: Sequence[PageLayout], root: Node, *,
         title = " ".join(x for x in (company, f"Form {facts['form']}", f"for the {period}" if period else "") if x)
         years = {facts.get("fiscal_year")} | {int(y) for y in re.findall(r"\d{4}", facts.get("period_end", ""))}
         fy = " ".join(f"fiscal year {y} FY{y}" for y in sorted(y for y in years if y))
+        if facts.get("fiscal_period") and facts.get("fiscal_year"):  # tagged: "Q1", "FY"
+            fy += f" {facts['fiscal_period']} {facts['fiscal_year']}"
         parts += [title, f"Company: {company}", f"Form {facts['form']}", fy]
         if facts.get("symbols"):
             parts.append("Trading symbols: " + " ".join(facts["symbols"]))

@@ -109,24 +109,36 @@ def _parse(text: str, xhtml: bool) -> tuple[Any, str]:
     return root, "html"
 
 
-_TAGS: dict[tuple[str, str | None], str] = {}
+_XHTML = "http://www.w3.org/1999/xhtml"
+_TAG_NAMES: dict[Any, str] = {}  # tag -> name, for tags whose name does not depend on the document's prefixes
+_PREFIXED: dict[tuple[str, str | None], str] = {}
 
 
 def _tag(el: Any) -> str:
-    """"ix:nonfraction", "div": lower-case, with the namespace prefix the document uses (cached per tag)."""
+    """"ix:nonfraction", "div": lower-case; XHTML elements by their local name, inline-XBRL ones as "ix:...",
+    other namespaces with the prefix the document uses (cached: this runs once per element)."""
     tag = el.tag
+    name = _TAG_NAMES.get(tag)
+    if name is not None:
+        return name
     if not isinstance(tag, str):
         return ""
-    key = (tag, el.prefix if tag[:1] == "{" else None)
-    name = _TAGS.get(key)
-    if name is None:
-        if tag.startswith("{"):
-            ns, _, local = tag[1:].partition("}")
-            prefix = key[1] or ("ix" if ns == _IX else "")
-            name = f"{prefix}:{local}".lower() if prefix else local.lower()
+    if tag[:1] != "{":
+        name = tag.lower()
+    else:
+        ns, _, local = tag[1:].partition("}")
+        if ns == _XHTML:
+            name = local.lower()
+        elif ns == _IX:
+            name = f"ix:{local}".lower()
         else:
-            name = tag.lower()
-        _TAGS[key] = name
+            key = (tag, el.prefix)
+            name = _PREFIXED.get(key)
+            if name is None:
+                name = _PREFIXED[key] = f"{key[1]}:{local}".lower() if key[1] else local.lower()
+            return name
+    if len(_TAG_NAMES) < 10_000:  # a document inventing tag names must not grow this without bound
+        _TAG_NAMES[tag] = name
     return name
 
 
@@ -163,12 +175,14 @@ class _Ctx(NamedTuple):
     centered: bool = False
     caps: bool = False
     pre: bool = False
-    table: int = 0
-    table_id: int = 0  # which outermost table the text is in (0: none)
 
 
 _FONT_SIZES = {1: 7.5, 2: 10.0, 3: 12.0, 4: 13.5, 5: 18.0, 6: 24.0, 7: 36.0}
 _BREAK_VALUES = ("always", "page", "left", "right")
+_BLOCKISH = frozenset(_BLOCK | set(_HEADING_SIZE))
+_BLOCK_TAGS = frozenset(set(_HEADING_SIZE) | {"li", "tr", "pre"})  # blocks that keep their tag
+_TABLE_ENDS = ("tr", "table")  # inside a table only rows (and the table) end blocks
+_FACT_TAGS = ("ix:nonfraction", "ix:nonnumeric")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -176,10 +190,8 @@ def _css(css: str) -> tuple[tuple[str, str], ...]:
     return tuple((p.lower(), v.strip().lower()) for p, v in _STYLE_PROP.findall(css))
 
 
-@functools.lru_cache(maxsize=16384)
 def _style(ctx: _Ctx, tag: str, css: str, align: str, font_size: str, hidden_attr: bool) -> tuple[_Ctx, bool, bool, bool]:
-    """The context inside an element plus (hidden, break before, break after). Filers repeat a few dozen
-    style strings thousands of times, so this is cached on its inputs."""
+    """The context inside an element plus (hidden, break before, break after)."""
     new = ctx._asdict()
     hidden = hidden_attr
     brk_before = brk_after = False
@@ -219,69 +231,90 @@ def _style(ctx: _Ctx, tag: str, css: str, align: str, font_size: str, hidden_att
     return _Ctx(**new), hidden, brk_before, brk_after
 
 
-class _Builder:
-    """Accumulates inline text runs into blocks."""
+class _Styles:
+    """One document's styles: each distinct context is a small int (cheap to hash and compare), and the
+    context inside an element is cached on (context, tag, style attributes): filers repeat a few dozen style
+    strings thousands of times."""
 
     def __init__(self) -> None:
+        self.ctxs: list[_Ctx] = [_Ctx()]
+        self._ids: dict[_Ctx, int] = {self.ctxs[0]: 0}
+        self.cache: dict[tuple[int, str, str, str, str, bool], tuple[int, bool, bool, bool]] = {}
+
+    def inside(self, key: tuple[int, str, str, str, str, bool]) -> tuple[int, bool, bool, bool]:
+        ctx, hidden, before, after = _style(self.ctxs[key[0]], *key[1:])
+        cid = self._ids.get(ctx)
+        if cid is None:
+            cid = self._ids[ctx] = len(self.ctxs)
+            self.ctxs.append(ctx)
+        out = self.cache[key] = (cid, hidden, before, after)
+        return out
+
+
+class _Builder:
+    """Accumulates inline text runs (text, context id) into blocks."""
+
+    def __init__(self, ctxs: list[_Ctx]) -> None:
+        self.ctxs = ctxs
         self.blocks: list[Block] = []
-        self.runs: list[tuple[str, _Ctx]] = []
+        self.runs: list[tuple[str, int]] = []  # emptied in place, so the walk may hold on to it
         self.ids: list[str] = []
         self.links: list[str] = []
         self.tag = "p"
         self.break_pending = False
+        self.table_id = 0  # the outermost table the current runs are in (0: none); only tables change it
         self.hr_breaks = 0
-
-    def text(self, s: str | None, ctx: _Ctx) -> None:
-        if s:
-            self.runs.append((s, ctx))
 
     def cell(self) -> None:
         if self.runs and self.runs[-1][0] != " | ":
-            self.runs.append((" | ", _Ctx()))
+            self.runs.append((" | ", 0))
 
     def flush(self, tag: str | None = None) -> None:
         runs = self.runs
         raw = "".join([r[0] for r in runs])
-        if any(r[1].pre for r in runs):
+        ctxs = self.ctxs
+        pre = any(ctxs[r[1]].pre for r in runs)
+        if pre:
             raw = raw.replace("\xa0", " ").replace("\u200b", "")
             text = "\n".join(line.rstrip() for line in raw.strip("\n").splitlines())
         else:
             text = " ".join(raw.replace("\u200b", "").split())  # str.split() treats no-break spaces as spaces
         if "|" in text:
-            text = _EDGE_PIPES.sub("", text)
+            # Spaces are single and inner after the join above, so stripping "| " is _EDGE_PIPES (whose "$"
+            # branch is tried at every position of every table row).
+            text = _EDGE_PIPES.sub("", text) if pre else text.strip("| ")
             text = _PIPE_RUN.sub("|", text).strip()
         if not text:
-            self.runs = []
+            runs.clear()
             self.tag = "p"
             return
         # Characters per style (runs of one block share a handful of styles).
-        per_ctx: dict[_Ctx, int] = {}
+        per_ctx: dict[int, int] = {}
         for s, c in runs:
             if s != " | ":
                 per_ctx[c] = per_ctx.get(c, 0) + len(s) - s.count(" ")
         total = sum(n for n in per_ctx.values() if n > 0) or 1
         sizes: dict[float, int] = {}
         bold = italic = underline = centered = caps = 0
-        in_table = False
-        table_id = 0
-        for c, n in per_ctx.items():
+        for cid, n in per_ctx.items():
             if n <= 0:
                 continue
+            c = ctxs[cid]
             bold += n * c.bold
             italic += n * c.italic
             underline += n * c.underline
             centered += n * c.centered
             caps += n * c.caps
             sizes[c.size] = sizes.get(c.size, 0) + n
-            in_table = in_table or c.table > 0
-            table_id = table_id or c.table_id
         style = Style(bold=bold >= 0.9 * total, italic=italic >= 0.9 * total, underline=underline >= 0.9 * total,
                       size=max(sizes, key=lambda k: sizes[k]) if sizes else 0.0, centered=centered >= 0.9 * total)
         if caps >= 0.9 * total:
             text = text.upper()
+        # A block's runs all lie in one table, or none: every table start and end ends a block.
         self.blocks.append(Block(text=text, tag=tag or self.tag, style=style, ids=self.ids, links=self.links,
-                                 in_table=in_table, break_before=self.break_pending, table_id=table_id))
-        self.runs, self.ids, self.links, self.tag = [], [], [], "p"
+                                 in_table=self.table_id > 0, break_before=self.break_pending, table_id=self.table_id))
+        runs.clear()
+        self.ids, self.links, self.tag = [], [], "p"
         self.break_pending = False
 
 
@@ -296,80 +329,98 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
     data = path.read_bytes()
     text, encoding = decode(data)
     root, parser_used = _parse(text, bool(_XHTML_HINT.search(data[:4096])))
-    del data
-    b = _Builder()
+    del data, text
+    styles = _Styles()
+    style_cache = styles.cache
+    b = _Builder(styles.ctxs)
+    runs = b.runs
     facts: list[FactMark] = []
     header = None
     found = root.xpath("//*[local-name()='title'][1]")
     title = " ".join("".join(found[0].itertext()).split()) if found else ""
     depth_capped = 0
     tables = 0
-    # lxml walks the tree (iteratively, in C); we keep each open element's (tag, style inside it, whether its
-    # content is text, page break after it) on a stack. A skipped element's tail is still text.
-    stack: list[tuple[str, _Ctx, bool, bool]] = [("", _Ctx(), False, False)]
+    tables_open: list[int] = []  # the table id outside each open table
+    # lxml walks the tree (iteratively, in C); we keep each open element's (tag, context id inside it, whether
+    # its content is text, page break after it) on a stack. A skipped element's tail is still text. This loop
+    # runs once per element of a multi-megabyte filing: names are bound locally and the work per element is
+    # a few dictionary look-ups.
+    stack: list[tuple[str, int, bool, bool]] = [("", 0, False, False)]
+    push, pop = stack.append, stack.pop
+    tag_names = _TAG_NAMES.get
     walk = etree.iterwalk(root, events=("start", "end"))
     for event, el in walk:
         if event == "end":
-            tag, inner, live, brk_after = stack.pop()
+            tag, inner, live, brk_after = pop()
             if live:
-                # Inside a table only rows end blocks: a row is one line ("Item 1A. | Risk Factors | 10").
-                if (tag in _BLOCK or tag in _HEADING_SIZE) and (not inner.table or tag in ("tr", "table")):
-                    b.flush(tag if tag in _HEADING_SIZE or tag in ("li", "tr", "pre") else None)
-                elif tag in _CELL:
+                if tag in _BLOCKISH and (not tables_open or tag in _TABLE_ENDS):
+                    b.flush(tag if tag in _BLOCK_TAGS else None)
+                    if tag == "table":
+                        b.table_id = tables_open.pop()
+                elif tag == "td" or tag == "th":
                     b.cell()
                 if brk_after:
                     b.flush()
                     b.break_pending = True
-            if el.tail:
-                b.text(el.tail, stack[-1][1])
+            tail = el.tail
+            if tail:
+                runs.append((tail, stack[-1][1]))
             continue
         ctx = stack[-1][1]
-        tag = _tag(el)
-        if tag == "ix:header":
-            header = el
+        tag = tag_names(el.tag) or _tag(el)
         if not tag or tag in _SKIP:
+            if tag == "ix:header":
+                header = el
             walk.skip_subtree()
-            stack.append((tag, ctx, False, False))
+            push((tag, ctx, False, False))
             continue
         get = el.get
-        inner, hidden, brk_before, brk_after = _style(ctx, tag, get("style") or "", get("align") or "",
-                                                      get("size") or "" if tag == "font" else "",
-                                                      get("hidden") is not None)
+        key = (ctx, tag, get("style") or "", get("align") or "", get("size") or "" if tag == "font" else "",
+               get("hidden") is not None)
+        hit = style_cache.get(key)
+        inner, hidden, brk_before, brk_after = hit if hit is not None else styles.inside(key)
         if hidden:
             header = next((x for x in el.iter() if _tag(x) == "ix:header"), header)
             walk.skip_subtree()
-            stack.append((tag, ctx, False, False))
+            push((tag, ctx, False, False))
             continue
+        if tag in _BLOCKISH and (not tables_open or tag in _TABLE_ENDS):
+            b.flush()
+            b.tag = tag if tag in _BLOCK_TAGS else "p"
         if tag == "table":
             tables += 1
-            inner = inner._replace(table=ctx.table + 1, table_id=ctx.table_id if ctx.table else tables)
-        if (tag in _BLOCK or tag in _HEADING_SIZE) and (not ctx.table or tag in ("tr", "table")):
-            b.flush()
-            b.tag = tag if tag in _HEADING_SIZE or tag in ("li", "tr", "pre") else "p"
+            tables_open.append(b.table_id)
+            if len(tables_open) == 1:
+                b.table_id = tables
         if brk_before:
             b.flush()
             b.break_pending = True
         anchor = get("id") or (get("name") if tag == "a" else None)
         if anchor:
             b.ids.append(anchor)
-        href = get("href") or "" if tag == "a" else ""
-        if href.startswith("#") and len(href) > 1:
-            b.links.append(href[1:])
-        if tag == "br":
-            b.text("\n" if inner.pre else " ", inner)
-        if tag in ("ix:nonfraction", "ix:nonnumeric"):
+        if tag == "a":
+            href = get("href") or ""
+            if href.startswith("#") and len(href) > 1:
+                b.links.append(href[1:])
+        elif tag == "br":
+            runs.append(("\n" if styles.ctxs[inner].pre else " ", inner))
+        elif tag in _FACT_TAGS:
             # The block its text joins: the one being filled now (appended next).
             facts.append(FactMark(tag, _attrs(el), _fact_value(el, tag), len(b.blocks)))
-        alt = (get("alt") or "").strip() if tag == "img" else ""
-        if alt and not _FILE_NAME.match(alt):  # a file name is not a description
-            b.text(f" {alt} ", inner)
-        b.text(el.text, inner)
+        elif tag == "img":
+            alt = (get("alt") or "").strip()
+            if alt and not _FILE_NAME.match(alt):  # a file name is not a description
+                runs.append((f" {alt} ", inner))
+        if el.text:
+            runs.append((el.text, inner))
         if len(stack) >= MAX_DEPTH and len(el):
             # Markup nested this deep is junk, not layout: its text is read flat.
             depth_capped += 1
-            b.text(" ".join(el.xpath("descendant::text()")), inner)
+            flat = " ".join(el.xpath("descendant::text()"))
+            if flat:
+                runs.append((flat, inner))
             walk.skip_subtree()
-        stack.append((tag, inner, True, brk_after))
+        push((tag, inner, True, brk_after))
     b.flush()
     decisions = {"parser": parser_used, "encoding": encoding, "blocks": len(b.blocks)}
     if depth_capped:

@@ -99,13 +99,14 @@ def _target_block(blocks: list[Block], ids: dict[str, int], target: str, numbers
     return at
 
 
-def candidates(blocks: list[Block], form: str) -> tuple[list[Candidate], list[Candidate], dict[str, Any]]:
+def candidates(blocks: list[Block], form: str, index_tables: set[int] | None = None
+               ) -> tuple[list[Candidate], list[Candidate], dict[str, Any]]:
     """Item candidates (TOC-linked, styled, plain), index rows (for cross-reference indexes), counts."""
     ids = {}
     for i, b in enumerate(blocks):
         for x in b.ids:
             ids.setdefault(x, i)
-    index_tables = _index_tables(blocks)
+    index_tables = _index_tables(blocks) if index_tables is None else index_tables
     contents_lines = _contents_lines(blocks)
     out: list[Candidate] = []
     rows: list[Candidate] = []
@@ -248,9 +249,9 @@ def _parts(blocks: list[Block], chain: list[Candidate], form: str, index_tables:
 
 def filing_headings(blocks: list[Block], form: str) -> tuple[list[Heading], dict[str, Any]]:
     """Part (level 1) and Item (level 2) headings plus signatures; the decisions that chose them."""
-    cands, rows, stats = candidates(blocks, form)
-    chain = best_chain(cands)
     index_tables = _index_tables(blocks)
+    cands, rows, stats = candidates(blocks, form, index_tables)
+    chain = best_chain(cands)
     linked = _linked_items(cands)
     mode = "ordered"
     row_items = {c.lo for c in rows}

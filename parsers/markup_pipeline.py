@@ -153,7 +153,13 @@ def index_markup(path: Path, doc_id: str, fmt: str, settings: Any, *, sha256: st
     heads = sorted({(h.block, h.level): h for h in heads}.values(), key=lambda h: (h.block, h.level))
     root, own = build_block_tree(heads, blocks, page_count, title)
     # Kind, title and catalog description as for a PDF (parsers/describe.py); <title> stands for PDF metadata.
-    about = describe(texts, [], root, metadata_title=title, fallback_title=title)
+    # The inline-XBRL dei facts are the filer's own cover page; the cover's text fills in where they are missing.
+    cover = None
+    if doc is not None and (doc.facts or doc.header is not None):
+        from parsers.xbrl import dei_cover
+
+        cover = dei_cover(doc.facts, doc.header)
+    about = describe(texts, [], root, metadata_title=title, fallback_title=title, cover=cover)
     title = root.title = about.title
     structure["headings"] = len(heads)
     t_struct = time.perf_counter()

@@ -268,7 +268,9 @@ def resummarize(
     title = str(tree.extra.get("title") or root.title)
     summaries = summarize_document(root, own, summarizer, doc_title=title, page_count=len(pages), usage=model_usage)
     version = document_version(sha256, settings.fingerprint(), degraded_build(summarizer, summaries))
-    about = describe([p.text for p in pages], [], root, metadata_title=title, fallback_title=title)
+    tagged = tree.extra.get("facts") or {}  # an HTML filing's tagged cover (no HTML is read here)
+    about = describe([p.text for p in pages], [], root, metadata_title=title, fallback_title=title,
+                     cover=tagged if tagged.get("source") == "inline_xbrl" else None)
     extra = {**tree.extra, "description": catalog_description(about.description, summaries)}
     new_tree = Tree(doc_id=tree.doc_id, version=version, page_count=tree.page_count, structure_source=tree.structure_source,
                     page_offset=tree.page_offset, root=root, extra=extra)

@@ -17,7 +17,9 @@ _IX_NS = ('xmlns="http://www.w3.org/1999/xhtml" xmlns:ix="http://www.xbrl.org/20
           'xmlns:iso4217="http://www.xbrl.org/2003/iso4217" xmlns:ixt="http://www.xbrl.org/inlineXBRL/transformation/2020-02-12"')
 
 _HEADER = """<div style="display:none"><ix:header><ix:hidden>
-<ix:nonNumeric name="dei:AmendmentFlag" contextRef="c-1" id="h-1">false</ix:nonNumeric></ix:hidden>
+<ix:nonNumeric name="dei:AmendmentFlag" contextRef="c-1" id="h-1">false</ix:nonNumeric>
+<ix:nonNumeric name="dei:DocumentFiscalYearFocus" contextRef="c-1" id="h-2">2024</ix:nonNumeric>
+<ix:nonNumeric name="dei:DocumentFiscalPeriodFocus" contextRef="c-1" id="h-3">Q1</ix:nonNumeric></ix:hidden>
 <ix:resources>
 <xbrli:context id="c-1"><xbrli:entity><xbrli:identifier scheme="http://www.sec.gov/CIK">0000000001</xbrli:identifier></xbrli:entity>
 <xbrli:period><xbrli:startDate>2024-01-01</xbrli:startDate><xbrli:endDate>2024-03-31</xbrli:endDate></xbrli:period></xbrli:context>
@@ -80,7 +82,10 @@ def filing_10q_html(*, part_lines: bool = True, toc_links: bool = True, company:
            "<style>.x{color:red}</style></head><body>", _HEADER]
     out.append(_p("UNITED STATES SECURITIES AND EXCHANGE COMMISSION", BOLD + ";text-align:center"))
     out.append(_p('FORM <ix:nonNumeric name="dei:DocumentType" contextRef="c-1" id="f-0">10-Q</ix:nonNumeric>', BOLD))
-    out.append(_p(f"{escape(company)} \u2014 Quarterly report for the period ended March 31, 2024"))
+    out.append(_p(f'<ix:nonNumeric name="dei:EntityRegistrantName" contextRef="c-1" id="f-00">{escape(company)}'
+                  '</ix:nonNumeric> \u2014 Quarterly report for the period ended <ix:nonNumeric '
+                  'name="dei:DocumentPeriodEndDate" contextRef="c-1" format="ixt:date-monthname-day-year-en" '
+                  'id="f-01">March 31, 2024</ix:nonNumeric>'))
     out.append(_break("i"))
     out.append(_p("TABLE OF CONTENTS", BOLD, "toc"))
     rows = []

@@ -74,7 +74,10 @@ class SummaryCache(Protocol):
 
 
 def _terms(text: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(text) if w.lower() not in STOP and len(w) > 2]
+    # This runs over every text: lower the whole of an ASCII text once (words then match alike); otherwise
+    # lower word by word, as lowering some non-ASCII letters makes ASCII ones (the Kelvin sign makes "k").
+    words = _WORD.findall(text.lower()) if text.isascii() else map(str.lower, _WORD.findall(text))
+    return [w for w in words if len(w) > 2 and w not in STOP]
 
 
 def _clean(text: str, title: str = "") -> str:
@@ -101,6 +104,7 @@ class ExtractiveSummarizer:
     def __init__(self, doc_freq: Counter[str] | None = None, n_docs: int = 1):
         self.doc_freq = doc_freq or Counter()
         self.n_docs = max(1, n_docs)
+        self._idfs: dict[str, float] = {}
 
     @classmethod
     def for_sections(cls, texts: list[str]) -> "ExtractiveSummarizer":
@@ -110,7 +114,10 @@ class ExtractiveSummarizer:
         return cls(df, len(texts))
 
     def _idf(self, term: str) -> float:
-        return math.log((1 + self.n_docs) / (1 + self.doc_freq.get(term, 0))) + 1.0
+        idf = self._idfs.get(term)
+        if idf is None:  # the same terms recur in every section of a document
+            idf = self._idfs[term] = math.log((1 + self.n_docs) / (1 + self.doc_freq.get(term, 0))) + 1.0
+        return idf
 
     def summarize(self, request: SummaryRequest) -> tuple[str, str]:
         own = " ".join(request.text.split())
@@ -136,7 +143,17 @@ class ExtractiveSummarizer:
         return (_clip_words(lead, room) + tail).strip(), "extractive"
 
     def _best_sentence(self, text: str, weight: dict[str, float]) -> str:
-        sentences = [" ".join(s.split()) for s in _SENTENCE.split(text) if 5 <= len(s.split()) <= 60]
+        # Only the first 80 candidate sentences are scored: split no further than that (a long section's text
+        # is hundreds of kilobytes).
+        sentences: list[str] = []
+        at = 0
+        for m in _SENTENCE.finditer(text):
+            _add_sentence(sentences, text[at:m.start()])
+            at = m.end()
+            if len(sentences) >= 80:
+                break
+        else:
+            _add_sentence(sentences, text[at:])
         if not sentences:
             return ""
 
@@ -158,6 +175,11 @@ class ExtractiveSummarizer:
         terms = [t for t, _ in sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))
                  if t not in seen_lower and t not in taken and not _NOISY_TERM.search(t)]
         return codes + terms[: 5 - len(codes)]
+
+
+def _add_sentence(out: list[str], piece: str | None) -> None:
+    if piece and 5 <= len(words := piece.split()) <= 60:
+        out.append(" ".join(words))
 
 
 def subtree_keys(root: Node, own_text: dict[str, str]) -> dict[str, str]:

@@ -24,6 +24,21 @@ def _text(el: Any) -> str:
     return " ".join("".join(el.itertext()).split())
 
 
+_LOCAL: dict[Any, str] = {}
+
+
+def _local(el: Any) -> str:
+    """An element's lower-case local name ("context", "measure"): the header is read by local names, whatever
+    prefixes the filer bound (cached by tag: no prefix look-up per element)."""
+    tag = el.tag
+    name = _LOCAL.get(tag)
+    if name is None:
+        name = tag.rsplit("}", 1)[-1].rsplit(":", 1)[-1].lower() if isinstance(tag, str) else ""
+        if len(_LOCAL) < 10_000:
+            _LOCAL[tag] = name
+    return name
+
+
 def contexts_and_units(header: Any) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
     """Contexts {id: {period_start, period_end, instant, dimensions}} and units {id: "iso4217:USD/shares"}."""
     contexts: dict[str, dict[str, Any]] = {}
@@ -31,12 +46,11 @@ def contexts_and_units(header: Any) -> tuple[dict[str, dict[str, Any]], dict[str
     if header is None:
         return contexts, units
     for el in header.iter():
-        tag = _tag(el)
-        local = tag.rsplit(":", 1)[-1]
+        local = _local(el)
         if local == "context":
             ctx: dict[str, Any] = {"period_start": None, "period_end": None, "instant": None, "dimensions": {}}
             for sub in el.iter():
-                name = _tag(sub).rsplit(":", 1)[-1]
+                name = _local(sub)
                 if name == "startdate":
                     ctx["period_start"] = _text(sub)
                 elif name == "enddate":
@@ -47,8 +61,8 @@ def contexts_and_units(header: Any) -> tuple[dict[str, dict[str, Any]], dict[str
                     ctx["dimensions"][_attrs(sub).get("dimension", "")] = _text(sub)
             contexts[_attrs(el).get("id", "")] = ctx
         elif local == "unit":
-            measures = [_text(m) for m in el.iter() if _tag(m).rsplit(":", 1)[-1] == "measure"]
-            parts = [_tag(d).rsplit(":", 1)[-1] for d in el.iter()]
+            measures = [_text(m) for m in el.iter() if _local(m) == "measure"]
+            parts = [_local(d) for d in el.iter()]
             if "divide" in parts and len(measures) == 2:
                 units[_attrs(el).get("id", "")] = f"{measures[0]}/{measures[1]}"
             else:
@@ -116,3 +130,65 @@ def fact_rows(marks: list[FactMark], header: Any, block_pages: list[int], head_b
             node_id=node_id, page_number=page, fact_id=a.get("id"),
         ))
     return rows
+
+
+# -- the cover page as the filer tagged it (dei) -------------------------------------------------------------
+
+_MONTH_NAMES = ("January February March April May June July August September October November December").split()
+_PERIOD_OF_FORM = {"10-K": "fiscal year", "10-Q": "quarter", "20-F": "fiscal year", "40-F": "fiscal year",
+                   "10-KT": "transition period", "10-QT": "transition period", "8-K": "report date", "6-K": "report date"}
+_DEI_FIELDS = {"entityregistrantname": "company", "documenttype": "form", "documentperiodenddate": "period_end",
+               "documentfiscalyearfocus": "fiscal_year", "documentfiscalperiodfocus": "fiscal_period",
+               "tradingsymbol": "symbols", "entitycentralindexkey": "cik"}
+
+
+def _long_date(value: str) -> str:
+    """"2024-03-31", "03/31/2024", "31 March 2024" or "March 31, 2024" -> "March 31, 2024" (else as given)."""
+    v = " ".join(value.replace("\xa0", " ").split())
+    if (m := re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", v)):
+        y, mo, d = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    elif (m := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", v)):
+        mo, d, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    elif (m := re.fullmatch(r"(\d{1,2})\s+([A-Za-z]+)\.?,?\s+(\d{4})", v)):
+        names = [n.casefold() for n in _MONTH_NAMES]
+        word = m.group(2).casefold()
+        mo = next((k + 1 for k, n in enumerate(names) if n.startswith(word[:3])), 0)
+        d, y = int(m.group(1)), int(m.group(3))
+    else:
+        return v
+    if not (1 <= mo <= 12 and 1 <= d <= 31):
+        return v
+    return f"{_MONTH_NAMES[mo - 1]} {d}, {y}"
+
+
+def dei_cover(marks: list[FactMark], header: Any) -> dict[str, Any]:
+    """Registrant, form, period end, fiscal year and period, trading symbols and CIK from the inline-XBRL
+    ``dei:`` facts (the cover page as the filer tagged it), in the shape of parsers.describe.cover_facts,
+    with ``source: "inline_xbrl"``. {} when the document tags no form (dei:DocumentType)."""
+    found: dict[str, Any] = {}
+    for mark in hidden_marks(header) + marks:
+        prefix, _, local = mark.attrs.get("name", "").partition(":")
+        key = _DEI_FIELDS.get(local.lower()) if prefix.lower().startswith("dei") else None
+        value = " ".join(mark.value.replace("\xa0", " ").split())
+        if not key or not value:
+            continue
+        if key == "symbols":
+            if value not in found.setdefault("symbols", []) and len(found["symbols"]) < 4:
+                found["symbols"].append(value)
+        else:
+            found.setdefault(key, value)  # the first in document order: co-registrants come after the filer
+    form = str(found.get("form", "")).upper()
+    if not form:
+        return {}
+    out: dict[str, Any] = {"form": form, "source": "inline_xbrl"}
+    period = _PERIOD_OF_FORM.get(form.split("/")[0])
+    if "period_end" in found and period:
+        out["period"] = period
+        out["period_end"] = _long_date(found["period_end"])
+    year = str(found.get("fiscal_year", ""))
+    if re.fullmatch(r"\d{4}", year):
+        out["fiscal_year"] = int(year)
+    for key in ("fiscal_period", "company", "symbols", "cik"):
+        if found.get(key):
+            out[key] = found[key]
+    return out

@@ -110,3 +110,21 @@ def test_unsupported_content_is_one_clear_error(tmp_path):
     with pytest.raises(DocumentError) as err:
         index_document(path, "photo")
     assert err.value.kind == "unsupported_format" and "\n" not in str(err.value)
+
+
+def test_table_rows_are_lines_of_their_outermost_table_and_text_after_a_table_is_not(tmp_path):
+    from parsers.html_doc import read_html
+
+    html = ("<html><body><p>Intro text</p>"
+            "<table><tr><td>| Revenue |</td><td>10</td><td></td></tr>"
+            "<tr><td><table><tr><td>nested</td><td>row</td></tr></table></td></tr></table>"
+            "<p>Between <b>the</b> tables</p>"
+            "<table><tr><td>Second</td><td>table</td></tr></table><p>After</p></body></html>")
+    path = tmp_path / "t.html"
+    path.write_text(html)
+    blocks = read_html(path, 10**6).blocks
+    got = [(b.text, b.in_table, b.table_id) for b in blocks]
+    first = got[1][2]
+    assert got == [("Intro text", False, 0), ("Revenue | 10", True, first), ("nested | row", True, first),
+                   ("Between the tables", False, 0), ("Second | table", True, got[4][2]), ("After", False, 0)]
+    assert got[4][2] not in (0, first)
