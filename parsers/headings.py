@@ -50,7 +50,20 @@ def body_size(layouts: Sequence[PageLayout]) -> float:
     for lay in layouts:
         for ln in lay.lines:
             counts[round(ln.size, 1)] += len(ln.text)
-    return counts.most_common(1)[0][0] if counts else 0.0
+    if not counts:
+        return 0.0
+    # One font size is often reported with jitter (9.9, 10.0, 10.1 for a 10-pt text): the characters within
+    # SIZE_JITTER of a size count for it, so a body split over three such bins is not outvoted by a smaller
+    # size set uniformly (an abstract, footnotes), which would make every body line "larger than the body".
+    def mass(size: float) -> int:
+        return sum(c for s, c in counts.items() if abs(s - size) <= SIZE_JITTER)
+
+    best = max(counts, key=lambda s: (mass(s), counts[s]))
+    near = {s: c for s, c in counts.items() if abs(s - best) <= SIZE_JITTER}
+    return round(sum(s * c for s, c in near.items()) / sum(near.values()), 1)
+
+
+SIZE_JITTER = 0.25
 
 
 def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, strong_only: bool = False) -> bool:
@@ -266,6 +279,7 @@ def assign_heading_levels(found: list[Heading]) -> None:
     rank = {s: i + 1 for i, s in enumerate(styles)}
     parts = part_entries(found, style)
     shift = 1 if parts else 0
+    part_styles = {style(h) for h in found if id(h) in parts}
     learned: dict[tuple, Counter] = {}
     for h in found:
         n = h.numbering
@@ -277,6 +291,8 @@ def assign_heading_levels(found: list[Heading]) -> None:
             h.level = 1
         elif n is not None and n.kind in ("decimal", "letter") and n.depth >= 1:
             h.level = n.depth + shift
+        elif n is None and style(h) in part_styles:
+            h.level = 1  # unnumbered, set like the Parts
         elif shift and style(h) in learned:
             h.level = learned[style(h)].most_common(1)[0][0]
         else:
