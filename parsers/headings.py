@@ -237,7 +237,8 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
     rarely list them). Levels are assigned again over what is kept.
     """
     kept = [h for h in found if h.numbering is not None or (not h.title.endswith(":") and len(h.title.split()) <= 16
-                                                           and not _SIGNATURE.search(h.title))]
+                                                           and not _SIGNATURE.search(h.title) and not _CAPTION.match(h.title)
+                                                           and not _STRAY_START.match(h.title))]
     kept = _drop_entry_families(kept)
     decimal = [h for h in kept if h.numbering is not None and h.numbering.kind in ("decimal", "letter")]
     if len(decimal) >= MIN_NUMBERED:
@@ -249,6 +250,11 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
 MIN_NUMBERED = 5  # numbered headings before numbering is taken as the document's scheme
 # Code signatures and reference entries: "abort/1", "pgf_init()", "key=value", "\\macro{arg}", "⟨key⟩".
 _SIGNATURE = re.compile(r"(?:^|\s)[\w:.-]+/\d+(?:\s|$)|\w\(.*\)|[=\u27e8\u27e9{}\\<>]")
+# Captions of floats ("Table 2: Variables", "Figure 3. Layout", "Listing 1 - main"), not sections.
+_CAPTION = re.compile(r"^(?:table|figure|fig\.|listing|algorithm)\s+[\dA-Z][\d.]*\s*[:.\u2013\u2014-]\s", re.I)
+# A line opening with a character no title opens with: a bullet glyph without Unicode ("\x88 item"), the tail of a
+# URL broken over two lines ("//github.com/..."), a symbol. Quotes, brackets, "\macro", "§", "#", "@", "$" may.
+_STRAY_START = re.compile(r"^(?:[^\w\s\"'\u201c\u2018(\[\\\u00a7#@$.<\u27e8]|[\x00-\x1f\x7f-\x9f])")
 FAMILY_SIZE = 4  # unnumbered headings sharing a leading word and a style before they read as reference entries
 
 
