@@ -204,6 +204,16 @@ def _extra_kinds(tsv: Path = EXTRA_TSV) -> dict[str, str]:
     return {r[head.index("doc_id")]: r[head.index("kind")] for r in lines[1:]}
 
 
+def _extra_groups(tsv: Path = EXTRA_TSV) -> dict[str, str]:
+    """doc_id -> set prefix: "extra" for the held-out documents whose figures were seen while tuning,
+    "heldout" for the second group (corpus_extra.tsv `group` = heldout), looked at only to report."""
+    lines = [ln.split("\t") for ln in tsv.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    head = lines[0]
+    if "group" not in head:
+        return {r[head.index("doc_id")]: "extra" for r in lines[1:]}
+    return {r[head.index("doc_id")]: ("heldout" if r[head.index("group")] == "heldout" else "extra") for r in lines[1:]}
+
+
 def kinds_of(row: dict) -> list[str]:
     """The kinds a result row counts under (a document may be of several)."""
     return [k for k in str(row.get("kind") or "plain").split(",") if k]
@@ -215,7 +225,7 @@ def kind_table(rows: list[dict]) -> tuple[list[dict], str]:
 
     groups: dict[tuple[str, str, str], list[dict]] = {}
     for r in rows:
-        if not r["set"].startswith(("manuals-", "extra-")):
+        if not r["set"].startswith(("manuals-", "extra-", "heldout-")):
             continue
         for kind in kinds_of(r):
             groups.setdefault((r["set"], kind, r["method"]), []).append(r)
@@ -248,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="manuals variants; excerpt = first 60 pages as B2; NT = B3 without its contents pages")
     ap.add_argument("--extra", default=str(DEFAULT_EXTRA), help="held-out manuals (benchmarks/fetch_extra.sh; '' to skip)")
     ap.add_argument("--extra-variants", default="B2,B3", help="variants of the held-out manuals")
+    ap.add_argument("--extra-groups", default="extra,heldout",
+                    help="groups of corpus_extra.tsv to run: extra (seen while tuning), heldout (report only)")
     ap.add_argument("--peers", default="pymupdf4llm,pageindex", help="comma list, '' for none")
     ap.add_argument("--peer-variant", default="B2", help="manuals variant the peers run on")
     ap.add_argument("--peers-cached-only", action="store_true", help="use peer results cached by earlier runs, run nothing")
@@ -292,16 +304,17 @@ def main(argv: list[str] | None = None) -> int:
             sets.append((f"manuals-{v}", src.stem, src, dst))
     kinds = {d: DEV_KINDS.get(d, "plain") for d in (s[1] for s in sets)}
     if args.extra and Path(args.extra).is_dir():
-        extra_kinds = _extra_kinds()
+        extra_kinds, groups = _extra_kinds(), _extra_groups()
+        wanted_groups = {g for g in args.extra_groups.split(",") if g}
         for src in sorted(Path(args.extra).glob("*.pdf")):
-            if (only and src.stem not in only) or src.stem not in extra_kinds:
+            if (only and src.stem not in only) or src.stem not in extra_kinds or groups[src.stem] not in wanted_groups:
                 continue
             kinds[src.stem] = extra_kinds[src.stem]
             for v in [v for v in args.extra_variants.split(",") if v]:
                 dst = work / f"extra.{src.stem}.{v}.pdf"
                 if not dst.exists():
                     make_variant(src, dst, v)
-                sets.append((f"extra-{v}", src.stem, src, dst))
+                sets.append((f"{groups[src.stem]}-{v}", src.stem, src, dst))
     if args.filings and Path(args.filings).is_dir():
         for src in sorted(Path(args.filings).glob("*.pdf")):
             if only and src.stem not in only:
@@ -342,7 +355,8 @@ def main(argv: list[str] | None = None) -> int:
 
     wanted = set(args.peer_sets.split(","))
     peer_sets = {name for key, name in (("manuals", f"manuals-{args.peer_variant}"), ("filings", "filings-no-outline"),
-                                        ("earnings", "earnings-no-outline"), ("extra", f"extra-{args.peer_variant}"))
+                                        ("earnings", "earnings-no-outline"), ("extra", f"extra-{args.peer_variant}"),
+                                        ("extra", f"heldout-{args.peer_variant}"))
                  if key in wanted}
     peer_files = [(sn, d, src, p) for sn, d, src, p in sets if sn in peer_sets]
     peer_notes: dict[str, str] = {}
@@ -408,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(f"\n{peer}: {why}")
     table = "\n".join(lines)
     by_kind, kinds_md = kind_table(rows)
-    table += "\n\nBy kind (each document counts once per kind it has; held-out = extra-*):\n\n" + kinds_md
+    table += "\n\nBy kind (each document counts once per kind it has; held-out = extra-* (seen while tuning) and heldout-* (never tuned on)):\n\n" + kinds_md
     print(table)
     out = {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),

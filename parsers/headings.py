@@ -49,7 +49,20 @@ def body_size(layouts: Sequence[PageLayout]) -> float:
     for lay in layouts:
         for ln in lay.lines:
             counts[round(ln.size, 1)] += len(ln.text)
-    return counts.most_common(1)[0][0] if counts else 0.0
+    if not counts:
+        return 0.0
+    # One font size is often reported with jitter (9.9, 10.0, 10.1 for a 10-pt text): the characters within
+    # SIZE_JITTER of a size count for it, so a body split over three such bins is not outvoted by a smaller
+    # size set uniformly (an abstract, footnotes), which would make every body line "larger than the body".
+    def mass(size: float) -> int:
+        return sum(c for s, c in counts.items() if abs(s - size) <= SIZE_JITTER)
+
+    best = max(counts, key=lambda s: (mass(s), counts[s]))
+    near = {s: c for s, c in counts.items() if abs(s - best) <= SIZE_JITTER}
+    return round(sum(s * c for s, c in near.items()) / sum(near.values()), 1)
+
+
+SIZE_JITTER = 0.25
 
 
 def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, strong_only: bool = False) -> bool:
@@ -223,7 +236,8 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
     rarely list them). Levels are assigned again over what is kept.
     """
     kept = [h for h in found if h.numbering is not None or (not h.title.endswith(":") and len(h.title.split()) <= 16
-                                                           and not _SIGNATURE.search(h.title))]
+                                                           and not _SIGNATURE.search(h.title) and not _CAPTION.match(h.title)
+                                                           and not _STRAY_START.match(h.title))]
     kept = _drop_entry_families(kept)
     decimal = [h for h in kept if h.numbering is not None and h.numbering.kind in ("decimal", "letter")]
     if len(decimal) >= MIN_NUMBERED:
@@ -235,6 +249,11 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
 MIN_NUMBERED = 5  # numbered headings before numbering is taken as the document's scheme
 # Code signatures and reference entries: "abort/1", "pgf_init()", "key=value", "\\macro{arg}", "⟨key⟩".
 _SIGNATURE = re.compile(r"(?:^|\s)[\w:.-]+/\d+(?:\s|$)|\w\(.*\)|[=\u27e8\u27e9{}\\<>]")
+# Captions of floats ("Table 2: Variables", "Figure 3. Layout", "Listing 1 - main"), not sections.
+_CAPTION = re.compile(r"^(?:table|figure|fig\.|listing|algorithm)\s+[\dA-Z][\d.]*\s*[:.\u2013\u2014-]\s", re.I)
+# A line opening with a character no title opens with: a bullet glyph without Unicode ("\x88 item"), the tail of a
+# URL broken over two lines ("//github.com/..."), a symbol. Quotes, brackets, "\macro", "§", "#", "@", "$" may.
+_STRAY_START = re.compile(r"^(?:[^\w\s\"'\u201c\u2018(\[\\\u00a7#@$.<\u27e8]|[\x00-\x1f\x7f-\x9f])")
 FAMILY_SIZE = 4  # unnumbered headings sharing a leading word and a style before they read as reference entries
 
 
@@ -265,6 +284,7 @@ def assign_heading_levels(found: list[Heading]) -> None:
     rank = {s: i + 1 for i, s in enumerate(styles)}
     parts = part_entries(found, style)
     shift = 1 if parts else 0
+    part_styles = {style(h) for h in found if id(h) in parts}
     learned: dict[tuple, Counter] = {}
     for h in found:
         n = h.numbering
@@ -276,6 +296,8 @@ def assign_heading_levels(found: list[Heading]) -> None:
             h.level = 1
         elif n is not None and n.kind in ("decimal", "letter") and n.depth >= 1:
             h.level = n.depth + shift
+        elif n is None and style(h) in part_styles:
+            h.level = 1  # unnumbered, set like the Parts
         elif shift and style(h) in learned:
             h.level = learned[style(h)].most_common(1)[0][0]
         else:

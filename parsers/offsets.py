@@ -264,10 +264,19 @@ def map_entries(
         if cands and cands[0][0] == "link":
             chosen, status = cands[0][1], ("verified" if finder.on(key, cands[0][1]) else "linked")
         else:
-            for _, p in cands:
+            for name, p in cands:
                 if finder.on(key, p):
                     chosen, status = p, "verified"
+                    if name in ("label", "folio") and e.page.kind == "arabic":  # type: ignore[union-attr]
+                        # The page prints this number and holds the title: the offset here, whatever an entry
+                        # before it moved it to (a contents that lists a section one page early, as Doxygen's
+                        # does, must not shift every folio-less chapter opening after it).
+                        cur = p - e.page.value  # type: ignore[union-attr]
                     break
+            if chosen is None and cands and cands[0][0] in ("label", "folio") and _bare(texts[cands[0][1] - 1]):
+                # The page prints the listed number but holds nothing beyond its running head and folio (an
+                # anchor set before a figure that moved on): nothing on it contradicts the contents.
+                chosen = cands[0][1]
             if chosen is None and cands:
                 near = finder.near(key, cands[0][1]) if len(key) >= 4 else None
                 if near is not None and near >= prev and near not in toc_set:  # the listing itself is not the section
@@ -318,6 +327,12 @@ def map_entries(
         method=method,
         decisions={"dominant_offset": dominant, "folio_pages": len(folios), "labels": any(labels)},
     )
+
+
+def _bare(text: str) -> bool:
+    """A page with no text of its own: at most a running head and a folio."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return len(lines) <= 2 and sum(len(ln) for ln in lines) < 80
 
 
 def _next_agrees(entries: list[TocEntry], keys: list[str], i: int, offset: int, finder: _Finder,

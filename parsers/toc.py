@@ -47,7 +47,9 @@ class TocLine:
     leader: bool
 
 
-_GLUED_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+)(?=[^\W\d_])")
+# A section number glued to a title that opens with a letter or a command character ("24.104\\addindex": the
+# number overflowed the box a generated contents sets it in).
+_GLUED_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+)(?=[^\W\d_]|[\\@#<\[{])")
 
 
 def parse_toc_line(text: str) -> TocLine | None:
@@ -432,6 +434,7 @@ def assign_levels(entries: list[TocEntry]) -> None:
     rank = {s: i + 1 for i, s in enumerate(styles)}
     parts = part_entries(entries, lambda e: (indent(e), -round(e.size), not e.bold))
     has_part = bool(parts)
+    part_styles = {(indent(e), -round(e.size), not e.bold) for e in entries if id(e) in parts}
     for e in entries:
         if id(e) in parts:
             e.extra["part"] = True
@@ -446,6 +449,8 @@ def assign_levels(entries: list[TocEntry]) -> None:
             e.level = 1
         elif e.numbering is not None:
             e.level = e.numbering.depth + (1 if has_part else 0)
+        elif s in part_styles:
+            e.level = 1  # unnumbered, in the Parts' own style ("Appendices" after "III Developers Manual")
         elif s in learned:
             e.level = learned[s].most_common(1)[0][0]
         else:
@@ -461,10 +466,7 @@ def part_entries(entries: Sequence, style: Callable) -> set[int]:
     used at least twice. One misread entry then costs that entry, not the level of every entry below it.
     """
     named = {id(e) for e in entries if e.numbering is not None and e.numbering.kind == "part"}
-    romans = [e for e in entries if e.numbering is not None and e.numbering.kind == "roman"]
-    values = [v for v in (roman_to_int(e.numbering.label) for e in romans) if v is not None]
-    if len(values) >= 2 and values[0] == 1 and all(b == a + 1 for a, b in zip(values, values[1:])):
-        named |= {id(e) for e in romans}
+    named |= _roman_parts(entries, style)
     chapters = [style(e) for e in entries if e.numbering is not None and e.numbering.depth == 1
                 and e.numbering.kind in ("decimal", "chapter")]
     if len(chapters) < 2:
@@ -472,3 +474,17 @@ def part_entries(entries: Sequence, style: Callable) -> set[int]:
     top = Counter(chapters).most_common(1)[0][0]  # (indent, -size, not bold) of the chapters
     bigger = Counter(style(e) for e in entries if e.numbering is None and style(e)[1] < top[1] and style(e)[0] <= top[0])
     return named | {id(e) for e in entries if e.numbering is None and style(e) in bigger and bigger[style(e)] >= 2}
+
+
+def _roman_parts(entries: Sequence, style: Callable) -> set[int]:
+    """ids of the entries numbered I, II, III ... in one style, in order: the Parts.
+
+    Other single letters that read as roman numbers and sit among them ("C Diagrams Example", "D Define
+    Example": appendices lettered A, B, C, D) are not Parts and do not break the sequence.
+    """
+    romans = [e for e in entries if e.numbering is not None and e.numbering.kind == "roman"]
+    run: list = []
+    for e in romans:
+        if roman_to_int(e.numbering.label) == len(run) + 1 and (not run or style(e) == style(run[0])):
+            run.append(e)
+    return {id(e) for e in run} if len(run) >= 2 else set()

@@ -125,3 +125,14 @@ def test_excerpt_keeps_the_first_60_pages_without_outline_or_labels(tmp_path) ->
         assert ex.page_count == 60 and ex.get_toc() == [] and not ex.get_page_labels()
         assert ex[59].get_text().strip() == "Page 60"
     assert excerpt_truth(truth_from_pdf(tmp_path / "long.pdf")) == [(1, "Start", 1), (2, "Middle", 60)]
+
+
+def test_held_out_groups_come_from_the_corpus_table(tmp_path) -> None:
+    from benchmarks.structure import EXTRA_TSV, _extra_groups
+
+    tsv = tmp_path / "extra.tsv"
+    tsv.write_text("doc_id\tkind\tgroup\na\tplain\ttuning\nb\tno-toc\theldout\n")
+    assert _extra_groups(tsv) == {"a": "extra", "b": "heldout"}
+    (tmp_path / "old.tsv").write_text("doc_id\tkind\na\tplain\n")  # a table from before the group column
+    assert _extra_groups(tmp_path / "old.tsv") == {"a": "extra"}
+    assert set(_extra_groups(EXTRA_TSV).values()) == {"extra", "heldout"}

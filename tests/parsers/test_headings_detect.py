@@ -111,3 +111,18 @@ def test_filing_note_headings_top_of_page_wrapped_and_fragments(tmp_path: Path) 
         ("Note 2 - Fair value measurement", 1),
         ("Note 3 - Off-balance sheet lending-related financial instruments and guarantees", 1),
         ("Note 4. Acquisitions", 2), ("Spectrum License Transactions", 2)]
+
+
+def test_a_body_size_reported_with_jitter_is_one_size() -> None:
+    # The body is 10 pt, reported as 9.9 / 10.0 / 10.1; a 9-pt abstract is set uniformly and outweighs each of
+    # those bins alone. Body lines must not read as "set larger than the body".
+    from parsers.headings import body_size
+    from parsers.layout import Line, PageLayout
+
+    sentence = "the paragraph goes on with ordinary words of the body text"
+    lines = [Line(sentence, 72, 100 + 12 * i, 500, 110 + 12 * i, 9.0) for i in range(10)]
+    lines += [Line(sentence, 72, 300 + 12 * i, 500, 310 + 12 * i, (9.9, 10.0, 10.1)[i % 3]) for i in range(24)]
+    lines.append(Line("2 Usage", 72, 620, 200, 634, 12.0, True))
+    lay = PageLayout(1, 612, 792, lines=lines)
+    assert body_size([lay]) == 10.0
+    assert [h.title for h in detect_headings([lay])] == ["2 Usage"]

@@ -86,3 +86,11 @@ def test_title_page_lines_are_not_sections() -> None:
     pages = [_page(1, [("Debian Policy Manual", 24.8, True), ("Release 4.6.2.0", 17.2, True)])]
     pages += [_page(n, [(f"{n - 1} Chapter {n - 1}", 14.3, True)]) for n in range(2, 7)]
     assert _titles(pages) == [f"{n} Chapter {n}" for n in range(1, 6)]
+
+
+def test_float_captions_and_lines_opening_with_a_stray_glyph_are_not_sections() -> None:
+    pages = [_page(1, [("Overview", 14.3, True), ("Table 1: Symbol abbreviations", 12, True),
+                       ("\x88 A reference inside a heading", 12, True)]),
+             _page(2, [("Usage", 14.3, True), ("//github.com/someone/package to report bugs", 12, True),
+                       ("Figure 2. The layout", 12, True), ("Tables and figures", 12, True)])]
+    assert _titles(pages) == ["Overview", "Usage", "Tables and figures"]

@@ -31,3 +31,37 @@ def test_a_missing_generated_head_costs_that_entry_only() -> None:
     got = {(i // 3 + 1, e.title): e.physical for i, e in enumerate(entries)}
     assert got == want
     assert sum(e.status == "unverifiable" for e in entries) == 1
+
+
+def _numbered_book(pages: int, folio_from: int) -> list[str]:
+    """Cover, contents, then body pages whose folio (printed page 1 on physical ``folio_from``) is on top."""
+    texts = ["A Manual", "Contents"]
+    for n in range(3, pages + 1):
+        texts.append(f"{n - folio_from + 1}\n{FILLER}")
+    return texts
+
+
+def test_an_entry_listed_a_page_early_does_not_shift_the_chapters_after_it() -> None:
+    # Printed page 1 = physical 3. "Running the tool" is listed on page 3 but headed on page 4 (with its first
+    # subsection); chapter 2 opens on a page without a folio, where only the offset can place it.
+    texts = _numbered_book(12, 3)
+    texts[5] = f"4\n{FILLER}\nRunning the tool\n{FILLER}\nHTML output\n{FILLER}"  # physical 6, printed 4
+    texts[6] = f"5\nSetup\n{FILLER}"
+    texts[8] = f"Chapter 2\nDocumenting the code\n{FILLER}"  # physical 9, printed 7, no folio
+    texts[9] = f"8\nDocumenting the code\n{FILLER}"  # running head of the next page repeats the title
+    entries = [TocEntry(title=t, page=PageNumber(p, "arabic"), level=1, numbering=None, toc_page=2)
+               for t, p in (("Running the tool", 3), ("HTML output", 3), ("Setup", 5), ("Documenting the code", 7))]
+    map_entries(entries, texts, [None] * len(texts), [2])
+    assert [e.physical for e in entries] == [6, 6, 7, 9]
+
+
+def test_a_listed_page_holding_only_its_running_head_keeps_the_entry() -> None:
+    # Page 7 prints folio 5 and nothing else (a figure without a text layer): the section starts there, as listed,
+    # not on page 8 where its heading is printed under the figure.
+    texts = _numbered_book(10, 3)
+    texts[6] = "Examples\n5"
+    texts[7] = f"6\nLegends and annotated lines\n{FILLER}"
+    entries = [TocEntry(title="Legends and annotated lines", page=PageNumber(5, "arabic"), level=1, numbering=None,
+                        toc_page=2)]
+    map_entries(entries, texts, [None] * len(texts), [2])
+    assert entries[0].physical == 7

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from parsers.numbering import int_to_roman, roman_to_int
+from parsers.numbering import PageNumber, int_to_roman, roman_to_int
 from parsers.toc import _NUMBERED_WORDS, is_heading, parse_toc_line
 
 # Words that number what follows ("Part ii", "Teil iv") are not titles ending before a roman page number.
@@ -71,3 +71,10 @@ def test_contents_headings(text: str) -> None:
 @pytest.mark.parametrize("text", ["List of Figures", "Index", "Contents of the box are fragile"])
 def test_not_contents_headings(text: str) -> None:
     assert not is_heading(text)
+
+
+def test_a_section_number_glued_to_a_command_name_is_split_off() -> None:
+    # A generated contents sets the number in a fixed box; "24.104" overflows it and meets "\addindex".
+    line = parse_toc_line("24.104\\addindex (text) 199")
+    assert line is not None and line.title == "24.104 \\addindex (text)" and line.page == PageNumber(199, "arabic")
+    assert parse_toc_line("2.5(a) Cases 7").title == "2.5(a) Cases"  # type: ignore[union-attr]

@@ -52,3 +52,13 @@ def test_parts_in_a_tree_of_detected_headings() -> None:
         (5, "II Reference", 24.8), (6, "2 Paths", 20.7), (7, "Further reading", 20.7)]]
     assign_heading_levels(heads)
     assert [h.level for h in heads] == [1, 2, 3, 1, 2, 2]
+
+
+def test_appendix_letters_that_read_as_roman_numbers_do_not_hide_the_parts() -> None:
+    # Doxygen's manual: Parts I-III, then appendices lettered A, B, C, D; "C" and "D" read as roman 100 and 500.
+    entries = [_entry("I User Manual", 72, 10.8, True), _entry("1 Introduction", 72, 9, True),
+               _entry("1.1 Scope", 72, 9, False), _entry("II Reference Manual", 72, 10.8, True),
+               _entry("2 Features", 72, 9, True), _entry("Appendices", 72, 10.8, True),
+               _entry("C Diagrams Example", 72, 9, True), _entry("D Define Example", 72, 9, True)]
+    assert _levels(entries) == [(1, "I User Manual"), (2, "1 Introduction"), (3, "1.1 Scope"), (1, "II Reference Manual"),
+                                (2, "2 Features"), (1, "Appendices"), (2, "C Diagrams Example"), (2, "D Define Example")]
