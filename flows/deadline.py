@@ -4,7 +4,8 @@ any other.
 The two mechanisms of Prefect's ``prefect.utilities.timeout``, which the per-document timeout used before:
 importing Prefect costs the CLI's local mode most of its start-up (benchmarks/results/cli.md). In the main
 thread ``SIGALRM`` also interrupts a blocking system call; in another thread the exception is raised when the
-thread next runs Python code, so a long C call (a PyMuPDF page) ends first and a wait must poll to be cut.
+thread next runs Python code, so a long C call (a PyMuPDF page) ends first; a wait for another thread's work
+(a download) takes its timeout from ``remaining()`` instead.
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ import contextlib
 import ctypes
 import signal
 import threading
+import time
 from typing import Any, Iterator
+
+_deadlines = threading.local()  # this thread's innermost limit, as a time.monotonic() value
 
 
 class TimeLimitExceeded(TimeoutError):
@@ -28,12 +32,25 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     """Raise ``TimeLimitExceeded`` in the block once it has run ``seconds`` (None: no limit)."""
     if seconds is None:
         yield
-    elif threading.current_thread() is threading.main_thread():
-        with _alarm(seconds):
-            yield
-    else:
-        with _watched(seconds):
-            yield
+        return
+    outer = getattr(_deadlines, "at", None)
+    _deadlines.at = time.monotonic() + seconds if outer is None else min(outer, time.monotonic() + seconds)
+    try:
+        if threading.current_thread() is threading.main_thread():
+            with _alarm(seconds):
+                yield
+        else:
+            with _watched(seconds):
+                yield
+    finally:
+        _deadlines.at = outer
+
+
+def remaining() -> float | None:
+    """Seconds left of this thread's time limit (0 when it has run out), None outside one: the timeout of a
+    blocking wait inside the block, which neither mechanism can interrupt in a thread."""
+    at = getattr(_deadlines, "at", None)
+    return None if at is None else max(0.0, at - time.monotonic())
 
 
 @contextlib.contextmanager

@@ -24,10 +24,11 @@ import shutil
 import tempfile
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Callable, TypeVar
 
-from flows.deadline import time_limit
+from flows.deadline import TimeLimitExceeded, remaining, time_limit
 from flows.models import document_models
 from flows.report import DocOutcome
 from flows.reuse import Reuse, current_versions, plan_reuse, rebuild_from, work_done
@@ -207,8 +208,8 @@ class Prefetch:
 
     Fetching is waiting (S3 answers a GET after tens of milliseconds; a 12-page PDF parses in ~40 ms), so
     a batch overlaps the next document's download with the current document's work. The wait for the
-    result polls, so the current document's timeout (SIGALRM, or an exception Prefect injects into a
-    worker thread) still interrupts a stalled download.
+    result ends at the current document's time limit (``flows.deadline.remaining``): a stalled download
+    fails its document on time, on a worker thread too, where the limit cannot interrupt a blocked wait.
     """
 
     def __init__(self, pool: ThreadPoolExecutor, job: dict[str, Any], retry_base: float):
@@ -216,9 +217,12 @@ class Prefetch:
         self.future: Future[tuple[str, int]] = pool.submit(fetch, job["spec"], job["obj"], self.workdir, retry_base)
 
     def result(self) -> tuple[str, int]:
-        while not wait([self.future], timeout=0.05).done:
-            pass
-        return self.future.result()
+        try:
+            return self.future.result(timeout=remaining())
+        except FutureTimeout:
+            if self.future.done():  # the download itself raised a TimeoutError (a read timeout)
+                raise
+            raise TimeLimitExceeded("the download did not finish within the document's time limit") from None
 
     def discard(self) -> None:
         """Remove the download's folder now, or when a download still running (a timed-out one) ends."""

@@ -299,92 +299,113 @@ def run_documents(report: RunReport, items: Iterable[list[PlanItem]], spec: dict
     a task runner); by default a ``LocalPool`` of threads. ``on_progress``: called after each batch's outcomes are
     in ``report`` (flows.checkpoint.Checkpoint writes the partial report).
     """
-    logger = run_logger()
     local = LocalPool(index_batch) if pool is None else None  # batches on plain threads (flows/local.py)
-    pool = local or pool
-    chunks_left = iter(items)
-    pending: deque[PlanItem] = deque()  # planned, to submit
-    reruns: deque[PlanItem] = deque()  # from a batch that died as a whole: one document per task
-    # id(future) -> (its documents, a re-run?, the future: held so that its id is not reused while it runs)
-    running: dict[int, tuple[list[PlanItem], bool, Any]] = {}
-    finished: queue.SimpleQueue[Any] = queue.SimpleQueue()  # futures, as their task runs end
-    slots = 0  # asked of the runner only once there is work (a Dask runner starts its cluster then)
-    planned_all = False
-    done = 0
-    work = [0.0, 0, 0]  # seconds and number of the documents indexed so far, and their pages
 
-    def plan_more() -> None:
-        nonlocal planned_all, slots
-        while not planned_all and len(pending) < batch_size * max(slots, 1):
-            chunk = next(chunks_left, None)
+    def arguments(group: list[PlanItem]) -> tuple[Any, ...]:
+        return [_job(item, spec) for item in group], store_uri, settings, store_endpoint, retry_base, doc_timeout
+
+    try:
+        Schedule(report, items, local or pool, arguments, batch_size, batch_bytes, max_in_flight, on_progress).run()
+    finally:
+        if local:
+            local.shutdown()
+
+
+class Schedule:
+    """One run's batches (``run_documents``): planned documents waiting, batches in flight, outcomes reported.
+
+    ``run`` keeps up to two batches per slot in flight, each taken off ``pending`` by ``next_batch`` when there
+    is room, and waits for the next one to finish: its outcomes go into the report (or, for a batch that died
+    as a whole, its documents go to ``reruns``, one per task). More chunks are planned whenever fewer than a
+    round of full batches is waiting.
+    """
+
+    def __init__(self, report: RunReport, chunks: Iterable[list[PlanItem]], pool: Any,
+                 arguments: Callable[[list[PlanItem]], tuple[Any, ...]], batch_size: int, batch_bytes: int,
+                 max_in_flight: int, on_progress: Callable[[], None] | None):
+        self.report, self.chunks, self.pool, self.arguments = report, iter(chunks), pool, arguments
+        self.batch_size, self.batch_bytes, self.max_in_flight = batch_size, batch_bytes, max_in_flight
+        self.on_progress = on_progress
+        self.logger = run_logger()
+        self.pending: deque[PlanItem] = deque()  # planned, to submit
+        self.reruns: deque[PlanItem] = deque()  # from a batch that died as a whole: one document per task
+        # id(future) -> (its documents, a re-run?, the future: held so that its id is not reused while it runs)
+        self.running: dict[int, tuple[list[PlanItem], bool, Any]] = {}
+        self.finished: queue.SimpleQueue[Any] = queue.SimpleQueue()  # futures, as their task runs end
+        self.slots = 0  # asked of the runner only once there is work (a Dask runner starts its cluster then)
+        self.planned_all = False
+        self.done = 0  # documents with an outcome in the report
+        self.indexed, self.indexed_seconds, self.pages = 0, 0.0, 0  # documents through a live batch, and their cost
+        self.started = time.perf_counter()
+
+    def run(self) -> None:
+        self.plan_more()
+        while self.pending or self.reruns or self.running:
+            while (self.reruns or self.pending) and self.room():
+                if self.reruns:
+                    self.submit([self.reruns.popleft()], rerun=True)
+                else:
+                    least = least_batch(TASK_RUN_SECONDS, self.indexed_seconds / self.indexed,
+                                        self.batch_size) if self.indexed else 1
+                    self.submit(next_batch(self.pending, self.batch_size, self.batch_bytes, self.slots, least))
+                self.plan_more()
+            self.collect(self.finished.get())
+
+    def plan_more(self) -> None:
+        while not self.planned_all and len(self.pending) < self.batch_size * max(self.slots, 1):
+            chunk = next(self.chunks, None)
             if chunk is None:
-                planned_all = True
+                self.planned_all = True
                 break
             for item in chunk:
                 if item.action == "index":
-                    pending.append(item)
+                    self.pending.append(item)
                 else:
                     kind = item.kind or {"failed": "invalid_id", "skipped": "too_large"}.get(item.action)
-                    report.documents.append(DocOutcome(item.doc_id, item.obj.uri, item.status, reason=item.reason or None,
-                                                       error=item.reason if item.action == "failed" else None,
-                                                       error_kind=kind))
-            if pending and not slots:
-                slots = pool.slots
+                    self.report.documents.append(DocOutcome(item.doc_id, item.obj.uri, item.status,
+                                                            reason=item.reason or None, error_kind=kind,
+                                                            error=item.reason if item.action == "failed" else None))
+            if self.pending and not self.slots:
+                self.slots = self.pool.slots
 
-    def submit(group: list[PlanItem], rerun: bool) -> None:
-        args = ([_job(item, spec) for item in group], store_uri, settings, store_endpoint, retry_base, doc_timeout)
-        future = pool.submit(*args)
-        running[id(future)] = (group, rerun, future)
-        future.add_done_callback(finished.put)
+    def room(self) -> bool:
+        outstanding = sum(len(group) for group, _, _ in self.running.values())  # at most 2 x slots batches
+        return len(self.running) < 2 * max(self.slots, 1) and (not self.running or outstanding < self.max_in_flight)
 
-    def collect(future: Any) -> None:
-        nonlocal done
-        group, rerun, _ = running.pop(id(future))
+    def submit(self, group: list[PlanItem], rerun: bool = False) -> None:
+        future = self.pool.submit(*self.arguments(group))
+        self.running[id(future)] = (group, rerun, future)
+        future.add_done_callback(self.finished.put)
+
+    def collect(self, future: Any) -> None:
+        group, rerun, _ = self.running.pop(id(future))
         outcomes, crashed = _collect(group, future)
         if not crashed:
-            work[0] += sum(o.seconds for o in outcomes)
-            work[1] += len(group)
+            self.indexed += len(group)
+            self.indexed_seconds += sum(o.seconds for o in outcomes)
         if crashed and not rerun:
             # The batch died as a whole (a worker killed by the OS or a crash in native code, which also takes the
             # batch queued behind it): run its documents again one per task, once, so that only the document that
             # kills its worker fails, not its neighbours.
-            logger.warning("a batch of %d documents failed (%s); re-running them one per task",
-                           len(group), outcomes[0].error)
-            reruns.extend(group)
+            self.logger.warning("a batch of %d documents failed (%s); re-running them one per task",
+                                len(group), outcomes[0].error)
+            self.reruns.extend(group)
             return
         if rerun:
             outcomes = [_rerun(item, outcome) for item, outcome in zip(group, outcomes)]
-        report.documents.extend(outcomes)
-        done += len(group)
-        work[2] += sum(o.pages for o in outcomes if o.status != "unchanged")
-        progress(Progress(done, len(pending) + len(reruns) + sum(len(g) for g, _, _ in running.values()), planned_all,
-                          int(work[2]), time.perf_counter() - started, outcomes))
-        if on_progress is not None:
-            on_progress()
+        self.report.documents.extend(outcomes)
+        self.done += len(group)
+        self.pages += sum(o.pages for o in outcomes if o.status != "unchanged")
+        left = len(self.pending) + len(self.reruns) + sum(len(g) for g, _, _ in self.running.values())
+        progress(Progress(self.done, left, self.planned_all, self.pages, time.perf_counter() - self.started, outcomes))
+        if self.on_progress is not None:
+            self.on_progress()
         # One line per batch, one per failure: per-document INFO lines would each be an API call.
         for outcome in outcomes:
             if outcome.status == "failed":
-                logger.warning("%s: %s: %s", outcome.doc_id, outcome.error_kind, outcome.error)
-        logger.info("[%d] %d documents: %s; %.2fs", done, len(group),
-                    ", ".join(f"{o.doc_id} {o.status}" for o in outcomes), sum(o.seconds for o in outcomes))
-
-    def room() -> bool:
-        outstanding = sum(len(group) for group, _, _ in running.values())  # at most 2 x slots batches
-        return len(running) < 2 * max(slots, 1) and (not running or outstanding < max_in_flight)
-
-    started = time.perf_counter()
-    plan_more()
-    while pending or reruns or running:
-        while (reruns or pending) and room():
-            if reruns:
-                submit([reruns.popleft()], True)
-            else:
-                least = least_batch(TASK_RUN_SECONDS, work[0] / work[1], batch_size) if work[1] else 1
-                submit(next_batch(pending, batch_size, batch_bytes, slots, least), False)
-            plan_more()
-        collect(finished.get())
-    if local:
-        local.shutdown()
+                self.logger.warning("%s: %s: %s", outcome.doc_id, outcome.error_kind, outcome.error)
+        self.logger.info("[%d] %d documents: %s; %.2fs", self.done, len(group),
+                         ", ".join(f"{o.doc_id} {o.status}" for o in outcomes), sum(o.seconds for o in outcomes))
 
 
 def run_ingest(

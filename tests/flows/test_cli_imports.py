@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from flows.deadline import TimeLimitExceeded, time_limit
-
 ROOT = Path(__file__).resolve().parents[2]
 #: Modules the local `index` of one offline PDF into a folder store has no use for.
 UNNEEDED = ("prefect", "openai", "boto3", "botocore", "lxml", "fastapi", "dask", "distributed")
@@ -111,23 +109,3 @@ def test_prefect_api_configured_reads_env_files_and_profiles_as_prefect_does(tmp
     ours, theirs = json.loads(done.stdout.splitlines()[-1])
     assert ours == theirs
     assert sum(ours.values()) == 7  # both answers occur: the comparison is not trivially all False
-
-
-def test_time_limit_interrupts_the_main_thread_and_a_worker_thread() -> None:
-    from concurrent.futures import ThreadPoolExecutor
-
-    def spin() -> str:
-        with time_limit(0.2):
-            while True:  # Python code: the injected exception lands between two bytecodes
-                sum(range(1000))
-
-    with pytest.raises(TimeLimitExceeded):
-        spin()
-    with ThreadPoolExecutor(1) as pool:
-        with pytest.raises(TimeLimitExceeded):
-            pool.submit(spin).result(timeout=60)
-    with time_limit(None):
-        pass
-    with time_limit(30):  # ended in time: neither the alarm nor the watcher fires later
-        pass
-    assert isinstance(TimeLimitExceeded(), TimeoutError) and str(TimeLimitExceeded()) == "time limit reached"
