@@ -2,17 +2,19 @@
 
 Each round runs, in fresh processes and alternating so that both see the same machine load:
   * ``local``   — `python -m flows.cli index X.pdf --store S` with no Prefect API configured (today's CLI:
-                  the flow's code without a Prefect server, flows/local.py);
+                  the flows' run without a Prefect server and without importing Prefect, flows/local.py);
   * ``prefect`` — the same flow called as a Prefect flow with no API configured, as the CLI did before:
                   Prefect starts its temporary API server for the call (`index_files(...)`).
-  * ``before``  — with ``--before DIR`` (a checkout of the commit to compare with, e.g. ``git archive 14cf69b``):
-                  that checkout's own `python -m flows.cli index X.pdf`.
-  * ``imports`` / ``prefect_import`` — only the imports `local` pays for (pagetree's CLI and flow modules, with
-                  PyMuPDF's extras skipped as the CLI does), and only `import prefect.flows`: where the CPU goes.
-Wall time includes interpreter start and imports. Also: `index` of an empty file (lines printed, exit code).
-Prints a markdown table; writes benchmarks/results/cli.{json,md}.
+  * ``before``  — with ``--before DIR`` (a checkout of the commit to compare with, e.g.
+                  ``mkdir /tmp/old && git archive 08dd93f | tar -x -C /tmp/old``): that checkout's own
+                  `python -m flows.cli index X.pdf`, with this venv.
+  * ``imports`` / ``prefect_import`` — only the imports `local` pays for (pagetree's CLI and the local run's
+                  modules), and only `import prefect.flows`: where the CPU goes.
+Wall time includes interpreter start and imports; `uptime` is recorded before and after the rounds. Also:
+`index` of an empty file (lines printed, exit code). Prints a markdown table; writes
+benchmarks/results/cli.{json,md}.
 
-    python benchmarks/cli.py [--rounds 5] [--before /tmp/pagetree-14cf69b] [--modes local,prefect,imports,prefect_import]
+    python benchmarks/cli.py [--rounds 5] [--before /tmp/old] [--modes local,prefect,imports,prefect_import]
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--before", default=None, help="source tree of the CLI to compare with (run with PYTHONPATH=DIR)")
-    ap.add_argument("--modes", default="local,prefect", help="comma list of modes (before is added with --before)")
+    ap.add_argument("--modes", default="local", help="comma list of modes (before is added with --before)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks/results/cli.json"))
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="pagetree-cli-bench-"))
@@ -86,6 +88,7 @@ def main() -> None:
     before_lines: list[int] = []
     failures: dict[str, list[str]] = {}
     load = [os.getloadavg()[0]]
+    uptime = [subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()]
     for r in range(args.rounds):
         for mode in modes if r % 2 == 0 else modes[::-1]:
             store = str(work / f"store-{mode}-{r}")
@@ -95,8 +98,7 @@ def main() -> None:
                 if mode == "before":  # `-m` puts the working directory first on sys.path
                     environ["PYTHONPATH"], cwd = args.before, Path(args.before)
             elif mode == "imports":
-                argv = [sys.executable, "-c", "import sys; sys.modules['pymupdf.layout'] = sys.modules['pymupdf4llm'] = None; "
-                        "import flows.cli, flows.cli_run, flows.ingest, flows.models"]
+                argv = [sys.executable, "-c", "import flows.cli, flows.cli_run, flows.ingest_run"]
             elif mode == "prefect_import":
                 argv = [sys.executable, "-c", "import prefect.flows"]
             else:
@@ -114,6 +116,7 @@ def main() -> None:
             times[mode].append(seconds)
             cpu[mode].append(cpu_s)
         load.append(os.getloadavg()[0])
+    uptime.append(subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip())
     _, _, empty = timed([sys.executable, "-m", "flows.cli", "index", str(work / "empty.pdf"), "--store", str(work / "e")],
                      env(home))
     empty_lines = [ln for ln in (empty.stdout + empty.stderr).splitlines() if ln.strip()]
@@ -130,19 +133,21 @@ def main() -> None:
     result = {"command": "python benchmarks/cli.py " + " ".join(sys.argv[1:]),
               "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
               "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
-              "load_1min": [round(x, 2) for x in load], "pdf_pages": 20, "modes": rows, "ratio_local_to_prefect": ratio,
+              "load_1min": [round(x, 2) for x in load], "uptime": uptime, "pdf_pages": 20, "modes": rows, "ratio_local_to_prefect": ratio,
               "ratio_local_to_before": ratio_before,
               "before_lines_printed": before_lines,
               "empty_file": {"exit_code": empty.returncode, "lines": len(empty_lines), "output": empty_lines}}
     md = [f"# CLI: `pagetree index` of one 20-page PDF ({result['date']})", "",
           f"Command: `{result['command']}`; {os.cpu_count()} CPUs; 1-min load during the run: "
-          f"{', '.join(map(str, result['load_1min']))}.", "",
+          f"{', '.join(map(str, result['load_1min']))}.", "", "`uptime` before and after the rounds:", "", "```",
+          *uptime, "```", "",
           "| mode | wall median s | min s | max s | CPU median s | runs ok | failed |", "|---|---|---|---|---|---|---|"]
     md += [f"| {m} | {v['median_s']} | {v['min_s']} | {v['max_s']} | {v['cpu_median_s']} | {len(v['runs'])} | "
            f"{len(v['failed'])} |" for m, v in rows.items()]
     md += [f"- {m} failure: {f}" for m, v in rows.items() for f in v["failed"]]
-    md += ["", f"local / prefect (same rounds, alternating): x{ratio}"
-           + (f"; local / before: x{ratio_before} (before printed {before_lines} lines)" if ratio_before else ""), "",
+    ratios = ([f"local / prefect: x{ratio}"] if ratio else []) + \
+        ([f"local / before: x{ratio_before} (before printed {before_lines} lines)"] if ratio_before else [])
+    md += ["", "Same rounds, alternating: " + ("; ".join(ratios) or "no ratio (one mode)"), "",
            f"Empty file: exit {empty.returncode}, {len(empty_lines)} lines:", "", "```", *empty_lines, "```"]
     text = "\n".join(md)
     print(text)

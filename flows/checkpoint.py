@@ -24,6 +24,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from flows.local import in_flow_run
 from flows.report import RunReport
 from index_store import layout
 from index_store.errors import StoreError
@@ -39,6 +40,8 @@ CHECKPOINT_SECONDS = 5.0
 
 
 def prefect_flow_run_id() -> str | None:
+    if not in_flow_run():  # the CLI's local mode: no flow run, and Prefect stays unimported
+        return None
     try:
         from prefect.runtime import flow_run
 

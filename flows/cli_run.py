@@ -1,8 +1,8 @@
 """``pagetree index`` / ``ingest`` / ``rebuild-stale``: start-up checks, which engine runs the flow, what is printed.
 
 Without a Prefect API (no ``PREFECT_API_URL``, no profile or harness setting one) ``index`` and ``ingest``
-with the threads runner call the flow's function directly (flows/local.py): no temporary Prefect server,
-same code, same run report. With an API, or with the processes/dask runners (their workers run Prefect
+with the threads runner call the flows' run directly (flows/ingest_run.py, flows/local.py): no temporary Prefect
+server, and no import of Prefect at all; same code, same run report. With an API, or with the processes/dask runners (their workers run Prefect
 tasks), the flow runs through Prefect as before.
 
 Output: one line per document as it finishes (``-v`` adds unchanged ones), each failed document once on
@@ -21,6 +21,7 @@ import sys
 from contextlib import ExitStack, contextmanager
 from typing import Any, Iterator, TextIO
 
+from flows.prefect_api import prefect_api_configured
 from query import terminal
 
 EXIT_MODEL = 6
@@ -54,13 +55,6 @@ def log_levels(verbose: int, quiet: bool) -> Iterator[None]:
         if handler is not None:
             for name in ("pagetree", "providers"):
                 logging.getLogger(name).removeHandler(handler)
-
-
-def prefect_api_configured() -> bool:
-    """A Prefect API to record runs in (env, profile, or a test harness's temporary settings)."""
-    from prefect.settings import PREFECT_API_URL
-
-    return bool(PREFECT_API_URL.value())
 
 
 def check_ocr(args: argparse.Namespace) -> str | None:
@@ -201,8 +195,7 @@ def run_flow(args: argparse.Namespace, store: str, settings: dict[str, Any]) -> 
 
 def _run(args: argparse.Namespace, store: str, settings: dict[str, Any], missing: list[str], stack: ExitStack,
          local_slots: Any) -> dict[str, Any]:
-    from flows.ingest import DEFAULT_BATCH, index_files, ingest
-    from flows.runners import with_runner
+    from flows.ingest_run import DEFAULT_BATCH, index_paths, ingest_source  # no Prefect: see flows/local.py
 
     runner = getattr(args, "task_runner", "threads")
     local = (args.command in ("index", "ingest") and runner == "threads" and not getattr(args, "dask_address", None)
@@ -213,18 +206,24 @@ def _run(args: argparse.Namespace, store: str, settings: dict[str, Any], missing
         paths = [p for p in args.paths if p not in missing]
         if not paths:
             return {"documents": [], "failures": []}
-        call = index_files.fn if local else index_files
+        if not local:
+            from flows.ingest import index_files
+        call = index_paths if local else index_files
         return call(paths, store=store, settings=settings, doc_ids=[args.doc_id] if args.doc_id else None,
                     replace=args.replace)
     common = dict(store=store, settings=settings, endpoint_url=args.endpoint_url,
                   store_endpoint_url=args.store_endpoint_url, chunk_size=args.chunk_size, doc_timeout=args.doc_timeout,
                   batch_size=args.batch_size or DEFAULT_BATCH)
+    from flows.runners import with_runner
+
     if args.command == "rebuild-stale":
         from flows.rebuild import rebuild_stale
 
         return with_runner(rebuild_stale, runner, args.workers, args.dask_address)(
             doc_prefix=args.doc_prefix, source_prefix=args.source_prefix, published_before=args.published_before,
             dry_run=args.dry_run, **common)
-    call = ingest.fn if local else with_runner(ingest, runner, args.workers, args.dask_address)
+    if not local:
+        from flows.ingest import ingest
+    call = ingest_source if local else with_runner(ingest, runner, args.workers, args.dask_address)
     return call(args.source, include=args.include, exclude=args.exclude, max_size=args.max_size,
                 tombstone_removed=args.tombstone_removed, replace=args.replace, **common)

@@ -8,9 +8,11 @@ failure becomes a failed ``DocOutcome``, so one document never fails the others.
 
 These steps are plain functions, not Prefect tasks: a Prefect task run costs
 ~0.2 s of CPU across the flow, the worker and the API server, more than parsing a
-small PDF, so the Prefect task is the batch
-(``index_documents``) and the retry units inside it are the documents' I/O steps.
-Only keys and small outcome rows travel between the flow and the workers.
+small PDF, so the Prefect task is the batch (``index_documents``, defined in
+flows/ingest.py around ``index_batch``) and the retry units inside it are the
+documents' I/O steps. Only keys and small outcome rows travel between the flow and
+the workers. This module does not import Prefect: the CLI's local mode
+(flows/local.py) runs ``index_batch`` on its own threads.
 """
 
 from __future__ import annotations
@@ -22,13 +24,11 @@ import shutil
 import tempfile
 import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Callable, TypeVar
 
-from prefect import task
-from prefect.cache_policies import NO_CACHE
-from prefect.utilities.timeout import timeout
-
+from flows.deadline import TimeLimitExceeded, remaining, time_limit
 from flows.models import document_models
 from flows.report import DocOutcome
 from flows.reuse import Reuse, current_versions, plan_reuse, rebuild_from, work_done
@@ -208,8 +208,8 @@ class Prefetch:
 
     Fetching is waiting (S3 answers a GET after tens of milliseconds; a 12-page PDF parses in ~40 ms), so
     a batch overlaps the next document's download with the current document's work. The wait for the
-    result polls, so the current document's timeout (SIGALRM, or an exception Prefect injects into a
-    worker thread) still interrupts a stalled download.
+    result ends at the current document's time limit (``flows.deadline.remaining``): a stalled download
+    fails its document on time, on a worker thread too, where the limit cannot interrupt a blocked wait.
     """
 
     def __init__(self, pool: ThreadPoolExecutor, job: dict[str, Any], retry_base: float):
@@ -217,9 +217,12 @@ class Prefetch:
         self.future: Future[tuple[str, int]] = pool.submit(fetch, job["spec"], job["obj"], self.workdir, retry_base)
 
     def result(self) -> tuple[str, int]:
-        while not wait([self.future], timeout=0.05).done:
-            pass
-        return self.future.result()
+        try:
+            return self.future.result(timeout=remaining())
+        except FutureTimeout:
+            if self.future.done():  # the download itself raised a TimeoutError (a read timeout)
+                raise
+            raise TimeLimitExceeded("the download did not finish within the document's time limit") from None
 
     def discard(self) -> None:
         """Remove the download's folder now, or when a download still running (a timed-out one) ends."""
@@ -276,9 +279,9 @@ def index_guarded(job: dict[str, Any], store: Store, pipeline: PipelineSettings,
     may have begun earlier); any failure becomes a failed outcome (never raised)."""
     t0 = time.perf_counter()
     try:
-        # Prefect's own timeout scope (SIGALRM in a main thread, an injected exception in a worker thread):
-        # a long C call inside PyMuPDF finishes before it fires, as with a task timeout.
-        with timeout(seconds=doc_timeout):
+        # SIGALRM in a main thread, an injected exception in a worker thread (flows/deadline.py): a long C call
+        # inside PyMuPDF finishes before it fires, as with a Prefect task timeout.
+        with time_limit(doc_timeout):
             outcome = index_one(job, store, pipeline, retry_base, prefetched)
     except (DocumentError, ObjectError) as exc:
         outcome = _failed(job, str(exc), exc.kind)
@@ -292,8 +295,7 @@ def index_guarded(job: dict[str, Any], store: Store, pipeline: PipelineSettings,
     return outcome
 
 
-@task(name="index-documents", cache_policy=NO_CACHE, persist_result=False)
-def index_documents(jobs: list[dict[str, Any]], store_uri: str, settings: dict[str, Any],
+def index_batch(jobs: list[dict[str, Any]], store_uri: str, settings: dict[str, Any],
                     store_endpoint: str | None = None, retry_base: float = 2.0,
                     doc_timeout: float | None = None) -> list[DocOutcome]:
     """Index a batch of documents one after another on this worker; one outcome per job, in order. From S3, each
@@ -322,3 +324,12 @@ def index_documents(jobs: list[dict[str, Any]], store_uri: str, settings: dict[s
         pool.shutdown(wait=False, cancel_futures=True)  # a stalled download ends on its own read timeout
     return outcomes
 
+
+def __getattr__(name: str) -> Any:
+    # The Prefect task around index_batch lives in flows/ingest.py, so that importing this module (the CLI's local
+    # mode does) does not import Prefect; ``flows.document.index_documents`` still names it.
+    if name == "index_documents":
+        from flows.ingest import index_documents
+
+        return index_documents
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,14 +1,14 @@
 """The flows' own code run without a Prefect server (the CLI's local mode), and progress for the CLI.
 
-``pagetree index`` / ``ingest`` call a flow's function (``flow.fn``) directly when no Prefect API is
+``pagetree index`` / ``ingest`` call the flows' run (flows/ingest_run.py) directly when no Prefect API is
 configured: Prefect 3 has no in-process engine, so running the flow would start a temporary API server
-(5-20 s, and a timeout on a loaded machine) only to record a run nobody looks at. Without a flow run
-context, ``run_documents`` and ``run_ingest`` (flows/ingest.py) keep their exact logic and swap only
-the three places that need Prefect: tasks are called as plain functions (``call``), batches go to a
-thread pool of ``slots`` threads (``LocalPool``: the same two-batches-per-slot schedule as Prefect's
-thread runner), and messages go to the ``pagetree.flows`` logger instead of the run logger. The run
-report (``STORE/runs/<run-id>.json``) is the same; there is no Prefect artifact. With a Prefect API
-(deployments, ``PREFECT_API_URL``, the test harness) everything runs through Prefect as before.
+(5-20 s, and a timeout on a loaded machine) only to record a run nobody looks at, and importing Prefect
+alone costs about a second (benchmarks/results/cli.md), so this path never imports it. The run keeps its
+exact logic; planning is a plain function call instead of a task run, batches go to a thread pool of
+``slots`` threads (``LocalPool``: the same two-batches-per-slot schedule as Prefect's thread runner), and
+messages go to the ``pagetree.flows`` logger instead of the run logger. The run report
+(``STORE/runs/<run-id>.json``) is the same; there is no Prefect artifact. With a Prefect API (deployments,
+``PREFECT_API_URL``, the test harness) everything runs through Prefect as before.
 
 Progress: ``run_documents`` calls ``progress(...)`` after each batch; the CLI listens with ``listening``.
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import logging
+import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
@@ -31,6 +32,8 @@ _slots: contextvars.ContextVar[int] = contextvars.ContextVar("pagetree_local_slo
 
 def in_flow_run() -> bool:
     """True inside a Prefect flow run (its engine, task runner and run logger are there to use)."""
+    if "prefect.context" not in sys.modules:  # Prefect not loaded (the CLI's local mode): no flow run either
+        return False
     from prefect.context import FlowRunContext
 
     return FlowRunContext.get() is not None
@@ -45,20 +48,16 @@ def run_logger() -> Any:
     return log
 
 
-def call(task: Any, *args: Any, **kwargs: Any) -> Any:
-    """A Prefect task called in a flow run (a task run, with its retries), else its function called directly."""
-    return task(*args, **kwargs) if in_flow_run() else task.fn(*args, **kwargs)
-
-
 class LocalPool:
-    """Runs task functions on ``slots`` threads; its futures are concurrent.futures ones (result, add_done_callback)."""
+    """Runs ``fn`` on ``slots`` threads; its futures are concurrent.futures ones (result, add_done_callback)."""
 
-    def __init__(self, slots: int | None = None):
+    def __init__(self, fn: Callable[..., Any], slots: int | None = None):
+        self.fn = fn
         self.slots = max(1, slots or _slots.get())
         self._pool = ThreadPoolExecutor(max_workers=self.slots, thread_name_prefix="pagetree-local")
 
-    def submit(self, task: Any, *args: Any) -> Future[Any]:
-        return self._pool.submit(task.fn, *args)
+    def submit(self, *args: Any) -> Future[Any]:
+        return self._pool.submit(self.fn, *args)
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=False)

@@ -13,6 +13,13 @@ class NotFoundError(QueryError, LookupError):
     status = 404
 
 
+class PageOutOfRange(NotFoundError):
+    """A page spec naming a page the document does not have: a bad request over HTTP (422, unlike an unknown
+    document's 404); still "not found" to Python callers and the CLI (exit 3)."""
+
+    status = 422
+
+
 class InvalidRequest(QueryError, ValueError):
     """A malformed request: bad page spec, bad regex, out-of-range cursor (HTTP 400)."""
 

@@ -18,7 +18,7 @@ from index_store.errors import InvalidDocId
 from index_store.errors import NotFound as StoreNotFound
 from index_store.model import Node, Tree, title_paths
 from index_store.store import Store
-from query.errors import InvalidRequest, NotFoundError
+from query.errors import InvalidRequest, NotFoundError, PageOutOfRange
 from query.normalize import normalize
 
 DEFAULT_MAX_CHARS = 20_000
@@ -46,7 +46,7 @@ MAX_SPEC_CHARS = 1000
 
 
 def parse_page_spec(spec: str | tuple[int, int] | list[int], page_count: int, limit: int = 200) -> list[int]:
-    """'5-10,12' -> [5..10, 12]; pages outside 1..page_count are an error (NotFoundError), and so is asking for
+    """'5-10,12' -> [5..10, 12]; pages outside 1..page_count are an error (PageOutOfRange), and so is asking for
     more than ``limit`` pages (InvalidRequest). Every range is checked against the page count before it is
     expanded, so no spec costs more than ``limit`` + page_count integers ('1-200000000' used to be 7.9 GB)."""
     if isinstance(spec, tuple):
@@ -66,7 +66,7 @@ def parse_page_spec(spec: str | tuple[int, int] | list[int], page_count: int, li
         for digits in m.groups():
             if digits and (len(digits) > 9 or not 1 <= int(digits) <= page_count):
                 shown = digits if len(digits) <= 12 else digits[:12] + "..."
-                raise NotFoundError(f"page {shown} out of range 1-{page_count}")
+                raise PageOutOfRange(f"page {shown} out of range 1-{page_count}")
         a, b = int(m.group(1)), int(m.group(2) or m.group(1))
         if b < a:
             raise InvalidRequest(f"invalid page range {part!r}: end before start")

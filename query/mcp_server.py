@@ -56,7 +56,8 @@ def build_server(store: str, keys: KeyRing | None = None, stdio_key: str | None 
             try:
                 return fn(*args, **kwargs)
             except QueryError as exc:
-                label = {401: "unauthorized", 403: "forbidden", 404: "not found", 400: "invalid request"}.get(exc.status, "error")
+                label = {401: "unauthorized", 403: "forbidden", 404: "not found", 400: "invalid request",
+                         422: "invalid request"}.get(exc.status, "error")
                 raise ToolError(f"{label}: {exc}") from None
         return wrapper
 

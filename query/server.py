@@ -3,8 +3,9 @@
 Every route checks the caller's API key against the document prefixes it may
 see (query.access): a document outside them is refused with 403 before the
 store is touched, and search only ever looks inside allowed documents.
-Typed query errors map to statuses (404 not found, 400 invalid); malformed
-requests are 422 (FastAPI validation); request bodies over MAX_BODY_BYTES are
+Typed query errors map to statuses (404 an unknown document, version or node,
+400 invalid, 422 a page beyond the document); malformed requests are 422
+(FastAPI validation); request bodies over MAX_BODY_BYTES are
 413. OpenAPI schema at /openapi.json; /docs lists the routes from it as plain
 HTML (no Swagger UI from a CDN: it stayed blank offline).
 """

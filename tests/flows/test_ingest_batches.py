@@ -154,7 +154,7 @@ def test_one_batch_isolates_each_documents_failure_retry_and_timeout(s3, moto_en
 
 
 def test_a_batch_downloads_the_next_document_while_the_current_one_is_worked_on(s3, moto_endpoint, fault_proxy,
-                                                                                  tmp_path):
+                                                                                  tmp_path, monkeypatch):
     src = new_bucket(s3, "ahead")
     for name in ("a", "b", "c"):
         s3.put_object(Bucket=src, Key=f"{name}.pdf", Body=pdf_bytes(name, pages=2))
@@ -163,7 +163,10 @@ def test_a_batch_downloads_the_next_document_while_the_current_one_is_worked_on(
     spec = source_spec(f"s3://{src}", endpoint_url=fault_proxy.url, max_attempts=1)
     objects = {o.key: o for o in cached_source(spec).list()}
     jobs = [{"doc_id": n, "obj": objects[f"{n}.pdf"], "status": "new", "reason": "", "spec": spec} for n in "abc"]
-    tmp = Path(tempfile.gettempdir())
+    # A temp folder of its own: other test runs on the machine create and remove pagetree-fetch-* folders in /tmp.
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
     before = set(tmp.glob("pagetree-fetch-*"))
 
     outcomes = index_documents.fn(jobs, str(tmp_path / "index"), {}, None, retry_base=0.01, doc_timeout=30)

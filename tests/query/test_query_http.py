@@ -102,7 +102,7 @@ def test_not_found_and_malformed_requests(api):
     assert _get(api, "/v1/documents/acme-nope/tree").status_code == 404
     assert _get(api, "/v1/documents/acme-handbook/nodes/9999").status_code == 404
     assert _get(api, "/v1/documents/acme-handbook/tree", version="0123456789abcdef").status_code == 404
-    assert _get(api, "/v1/documents/acme-handbook/pages", spec="99").status_code == 404
+    assert _get(api, "/v1/documents/acme-handbook/pages", spec="99").status_code == 422  # a bad spec, not a lost page
     assert _get(api, "/v1/documents/acme-handbook/pages", spec="x-y").status_code == 400
     assert _get(api, "/v1/documents/acme-handbook/grep", pattern="(a)\\1").status_code == 400
     assert _get(api, "/v1/documents/acme-handbook/tree", depth=99).status_code == 422
