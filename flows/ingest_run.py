@@ -514,7 +514,7 @@ def index_paths(paths: list[str], store: str = "./index", settings: dict[str, An
     mapping: dict[str, str] = {}
     for i, raw in enumerate(paths):
         path = Path(raw).expanduser().resolve()
-        obj = LocalSource(path)._object(path, path.name)
+        obj = LocalSource(path).stat(path.name)
         obj = SourceObject(uri=obj.uri, key=str(path), size=obj.size, etag=obj.etag, last_modified=obj.last_modified)
         objects.append(obj)
         mapping[obj.key] = doc_ids[i] if doc_ids else default_doc_id(SourceObject(obj.uri, path.name, obj.size, obj.etag))
