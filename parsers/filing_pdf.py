@@ -28,6 +28,7 @@ W_TEXT, W_CAPS, W_TITLE, W_PART_HINT, W_LISTED, W_BARE = 1.0, 1.0, 1.0, 0.5, 0.3
 _NUMBER_LINE = re.compile(r"^(?:page\s+)?(?:[A-Z]{1,2}-)?\d{1,4}(?:\s*[-\u2013]\s*(?:[A-Z]{1,2}-)?\d{1,4})?$", re.I)
 _TRAILING_NUMBER = re.compile(r"[A-Za-z).,]\s+(?:pages?\s+)?(?:[A-Z]{1,2}-)?\d{1,4}(?:\s*[-\u2013,]\s*(?:[A-Z]{1,2}-)?\d{1,4})*$")
 SHORT_HEAD = 90  # characters: a sentence-case heading line; a paragraph's lines run to the margin
+MAX_WRAP = 3  # lines a heading's title may wrap onto
 HEADER_LINES = 3  # a running header is among the first lines of its page
 LISTING_SPAN = 6  # lines: three Item lines within this many are a listing (contents, an index), not headings
 
@@ -56,18 +57,39 @@ def _numbered(lines: list[tuple[int, int, str]], i: int, ref: fa.ItemRef) -> boo
     return False
 
 
-def _title(lines: list[tuple[int, int, str]], i: int, ref: fa.ItemRef) -> str:
+def _title(lines: list[tuple[int, int, str]], i: int, ref: fa.ItemRef, form: str) -> str:
     """The heading's text, with its title from the next line when the label stands alone ("Item 1." /
-    "Business") or the rest of a title in capitals wrapped onto the next line."""
-    text = lines[i][2]
-    if i + 1 < len(lines) and lines[i + 1][0] == lines[i][0]:
-        nxt = lines[i + 1][2]
-        plain = not fa.parse_item(nxt) and not fa.parse_part(nxt) and not _NUMBER_LINE.match(nxt)
-        if plain and not ref.rest and len(nxt) <= MAX_HEAD and fa.title_case(nxt):
-            text = f"{text} {nxt}"
-        elif plain and ref.rest.isupper() and nxt.isupper() and len(nxt) <= 100 and len(text) >= 40:
-            text = f"{text} {nxt}"
+    "Business"), and the rest of a title wrapped onto the next lines while it stops short."""
+    text, rest = lines[i][2], ref.rest
+    for j in range(i + 1, min(len(lines), i + 1 + MAX_WRAP)):
+        nxt = lines[j][2]
+        if lines[j][0] != lines[i][0] or fa.parse_item(nxt) or fa.parse_part(nxt) or _NUMBER_LINE.match(nxt):
+            break
+        if not rest and len(nxt) <= MAX_HEAD and fa.title_case(nxt):
+            text, rest = f"{text} {nxt}", nxt
+        elif rest and nxt.isupper() == rest.isupper() and fa.title_case(nxt) and len(nxt) <= 100 and _unfinished(rest, form):
+            text, rest = f"{text} {nxt}", f"{rest} {nxt}"
+        else:
+            break
     return text
+
+
+_DANGLING = re.compile(r"(?:,|\b(?:and|or|of|for|in|on|to|the|with|about|from|by|&))$", re.I)
+
+
+def _unfinished(rest: str, form: str) -> bool:
+    """Whether an Item title stops short, to go on on the next line: it ends on a word that needs one ("... AND"),
+    or it is the first part of every canonical title of its number ("MANAGEMENT'S DISCUSSION AND ANALYSIS OF")."""
+    if _DANGLING.search(rest.strip()):
+        return True
+    words = [w for w in re.findall(r"\w+", rest.casefold()) if w != "s"]
+    if not words:
+        return False
+    for _, _, canonical in fa.items(form):
+        full = [w for w in re.findall(r"\w+", canonical.casefold()) if w != "s"]
+        if len(words) < len(full) and full[:len(words)] == words:
+            return True
+    return False
 
 
 def _sentence_case_head(line: str, ref: fa.ItemRef) -> bool:
@@ -137,7 +159,7 @@ def candidates(lines: list[tuple[int, int, str]], form: str) -> tuple[list[fa.Ca
             continue
         if i in numbered and i in listed:
             for rpart, lo, hi in fa.readings(form, ref)[:1]:
-                rows.append(fa.Candidate(i, ref.numbers, rpart, lo, hi, W_TEXT, _title(lines, i, ref), "index_row"))
+                rows.append(fa.Candidate(i, ref.numbers, rpart, lo, hi, W_TEXT, _title(lines, i, ref, form), "index_row"))
             continue
         if ref.rest and not (fa.title_case(ref.rest) or _sentence_case_head(line, ref)):
             continue  # "Item 7 of this report discusses ...": a citation, not a heading
@@ -150,7 +172,7 @@ def candidates(lines: list[tuple[int, int, str]], form: str) -> tuple[list[fa.Ca
                 weight = W_BARE  # nothing between it and the next Item: a listing's row, not a heading
         for rpart, lo, hi in fa.readings(form, ref):
             w = weight + (W_PART_HINT if part_hint == rpart else 0.0)
-            out.append(fa.Candidate(i, ref.numbers, rpart, lo, hi, w, _title(lines, i, ref), "text"))
+            out.append(fa.Candidate(i, ref.numbers, rpart, lo, hi, w, _title(lines, i, ref, form), "text"))
     return out, rows, stats
 
 
@@ -266,6 +288,8 @@ def filing_items(page_count: int, text: Callable[[int], str]) -> tuple[list[tupl
     else:
         return [], {**decisions, "mode": "none", "items": len(chain)}
     heads.sort(key=lambda h: (h[0], h[1]))
+    decisions["ids"] = [(c.part, n) for c in chain for n in c.numbers] if decisions["mode"] == "ordered" else \
+        [(r.part, r.numbers[0]) for r in rows]
     decisions["items"] = sum(1 for h in heads if h[1] == 2 or decisions["mode"] == "cross_reference")
     return [(level, lines[i][0], lines[i][1], title) for i, level, title in heads], decisions
 
@@ -278,6 +302,24 @@ def _offset(page_text: str, title: str) -> int:
     return m.start() if m else len(page_text)
 
 
+def _entry_items(entries: list[Entry], form: str) -> tuple[set[str], bool]:
+    """The Item ids an outline lists, and whether their pages run in the form's order."""
+    ids: set[str] = set()
+    ranked: list[tuple[int, int]] = []  # (page, rank)
+    part = "I"
+    for e in entries:
+        part = fa.parse_part(e.title) or part
+        ref = fa.parse_item(e.title)
+        if not ref:
+            continue
+        reading = [r for r in fa.readings(form, ref) if form != fa.FORM_10Q or r[0] == part][:1]
+        if reading:
+            ranked.append((e.page, reading[0][1]))
+            ids.add(fa.item_id(form, reading[0][0], ref.numbers[0]))
+    ranks = [rank for _, rank in sorted(ranked, key=lambda x: x[0])]
+    return ids, all(a <= b for a, b in zip(ranks, ranks[1:]))
+
+
 def anchor_items(entries: list[Entry], page_count: int, text: Callable[[int], str]) -> tuple[list[Entry], dict[str, Any]]:
     """``entries`` with a filing's Parts and Items taken from its body: the entries' own Items and Parts are
     dropped, the rest keep their order and nest under the Item they fall in; signatures and exhibits after
@@ -285,6 +327,12 @@ def anchor_items(entries: list[Entry], page_count: int, text: Callable[[int], st
     heads, decisions = filing_items(page_count, text)
     if not heads:
         return entries, decisions
+    listed, ordered = _entry_items(entries, decisions["form"])
+    body = {fa.item_id(decisions["form"], c_part, n) for c_part, n in decisions.pop("ids")}
+    if not ordered and body <= listed:
+        # The report runs in its own order (MD&A before the statements) and its contents says so, Item by Item:
+        # the form's order cannot be imposed on it, and the contents already names every Item the body heads.
+        return entries, {**decisions, "mode": "contents_order"}
     item_level = 1 if decisions["mode"] == "cross_reference" else 2
     keys = {title_key(t) for _, _, _, t in heads}
     rest = [e for e in entries if not fa.parse_item(e.title) and not fa.parse_part(e.title) and title_key(e.title) not in keys]
