@@ -7,9 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from parsers import filing_anatomy as fa
-from parsers.filing_pdf import filing_items
+from parsers.filing_pdf import anchor_items, filing_items
 from parsers.pdf import PdfSource
 from parsers.pipeline import PipelineSettings, index_document
+from parsers.ranges import Entry
 from tests.pdfs import sized_lines_pdf
 
 BODY = [("The company reported results for the period in line with its plan and the guidance it gave.", 10)] * 4
@@ -43,12 +44,14 @@ def _ten_k(path: Path) -> str:
         cover, contents,
         _page("PART I", "ITEM 1. BUSINESS", body=3),
         _page("ITEM 1A. RISK FACTORS", body=3),
-        _page("PART II") + _page("ITEM 5. MARKET FOR REGISTRANT'S COMMON EQUITY, RELATED STOCKHOLDER MATTERS AND")
-        + _page("ISSUER PURCHASES OF EQUITY SECURITIES", "ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS OF FINANCIAL")
+        _page("PART II") + [("ITEM 5. MARKET FOR REGISTRANT'S COMMON EQUITY, RELATED STOCKHOLDER MATTERS AND", 11),
+                            ("ISSUER PURCHASES OF EQUITY SECURITIES", 11)]
+        + BODY + _page("ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS OF FINANCIAL")
         # A sentence citing an Item at the start of a line is no heading.
         + [("Item 1A. Risk Factors for a discussion of these risks and of the uncertainties that could affect us.", 10)],
-        BODY * 2 + _page("ITEM 7A. QUANTITATIVE AND QUALITATIVE DISCLOSURES ABOUT MARKET RISK",
-                         "ITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA"),
+        BODY * 2 + _page("ITEM 7A. QUANTITATIVE AND QUALITATIVE DISCLOSURES ABOUT MARKET RISK")
+        # A complete title followed by a line in capitals: a sub-heading, not the title's second line.
+        + [("ITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA", 11), ("INDEX TO CONSOLIDATED STATEMENTS", 10)] + BODY,
         _page("SIGNATURES"),
     ]
     return sized_lines_pdf(path, pages)
@@ -71,7 +74,12 @@ def test_body_headings_win_over_wrapped_contents_and_cover_notes(tmp_path: Path)
     items = _items(index, fa.FORM_10K)
     assert {k: p for k, (p, _) in items.items()} == {"item1": 3, "item1a": 4, "item5": 5, "item7": 5, "item7a": 6, "item8": 6}
     assert [n.title for n in index.tree.root.nodes if fa.parse_part(n.title)] == ["PART I", "PART II"]
-    assert items["item5"][1].startswith("ITEM 5. MARKET FOR REGISTRANT'S COMMON EQUITY")
+    titles = {n.title for n in index.tree.root.walk()}
+    # Wrapped headings are joined while the title stops short; a complete one is not.
+    assert "ITEM 5. MARKET FOR REGISTRANT'S COMMON EQUITY, RELATED STOCKHOLDER MATTERS AND ISSUER PURCHASES OF " \
+           "EQUITY SECURITIES" in titles
+    assert "ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS OF FINANCIAL" in titles
+    assert "ITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA" in titles
     # Boundaries at the heading, not the page: Item 7 ends where Item 7A's heading starts on page 6.
     assert "QUANTITATIVE" not in items["item7"][1] and items["item7"][1].count("The company reported") == 12
     assert items["item7a"][1].startswith("ITEM 7A.") and "ITEM 8." not in items["item7a"][1]
@@ -126,3 +134,19 @@ def test_not_a_filing_is_left_alone(tmp_path: Path) -> None:
     pages = [_page("1 Introduction"), _page("Item 1. Unpack the box", "Item 2. Connect the cable", "Item 3. Power on")]
     with PdfSource(sized_lines_pdf(tmp_path / "manual.pdf", pages)) as pdf:
         assert filing_items(pdf.page_count, pdf.text) == ([], {})
+
+
+def test_a_contents_in_the_reports_own_order_is_kept() -> None:
+    """MD&A before the statements: the form's order cannot be imposed, and the contents names every Item."""
+    body = "The company reported results for the period in line with its plan.\n" * 3
+    texts = {1: "FORM 10-Q\nQUARTERLY REPORT", 2: "PART I\nItem 2. Management's Discussion and Analysis\n" + body,
+             5: "Item 1. Financial Statements\n" + body,
+             6: "PART II\nItem 1. Legal Proceedings\n" + body + "Item 1A. Risk Factors\n" + body + "Item 6. Exhibits\n"}
+    entries = [Entry(1, "Part I", 2), Entry(2, "Item 1. Financial Statements", 5),
+               Entry(2, "Item 2. Management's Discussion and Analysis", 2), Entry(1, "Part II", 6),
+               Entry(2, "Item 1. Legal Proceedings", 6), Entry(2, "Item 1A. Risk Factors", 6), Entry(2, "Item 6. Exhibits", 6)]
+    got, info = anchor_items(entries, 6, lambda n: texts.get(n, ""))
+    assert got == entries and info["mode"] == "contents_order"
+    # The same contents in the form's page order is not the filer's own order: the body's headings decide.
+    ordered = [Entry(1, "Part I", 2), Entry(2, "Item 1. Financial Statements", 2)] + entries[2:]
+    assert anchor_items(ordered, 6, lambda n: texts.get(n, ""))[1]["mode"] == "ordered"
