@@ -135,13 +135,14 @@ def detect_form(texts: list[str]) -> str | None:
     return None
 
 
-def title_case(rest: str) -> bool:
-    """Heading case: capitals or title case (a heading), not a sentence that merely cites an Item."""
+def title_case(rest: str, share: float = 0.6) -> bool:
+    """Heading case: capitals or title case (a heading), not a sentence that merely cites an Item; ``share`` of
+    the words longer than three letters start with a capital."""
     words = [w for w in re.findall(r"[A-Za-z][\w'\u2019-]*", rest) if len(w) > 3]
     if not words:
         return True
     caps = sum(w[0].isupper() for w in words)
-    return caps >= 0.6 * len(words)
+    return caps >= share * len(words)
 
 
 @dataclass
