@@ -24,12 +24,13 @@ from parsers.ranges import Entry
 FORM_PAGES = 3  # the cover (and a facing page) names the form
 MIN_ITEMS = 3
 MAX_HEAD = 200  # characters: an Item heading is a line, not a paragraph
-W_TEXT, W_CAPS, W_TITLE, W_PART_HINT, W_LISTED, W_BARE = 1.0, 1.0, 1.0, 0.5, 0.3, 0.2
+W_TEXT, W_CAPS, W_TITLE, W_PART_HINT, W_RUNNING, W_LISTED, W_BARE = 1.0, 1.0, 1.0, 0.5, 0.5, 0.3, 0.2
 _NUMBER_LINE = re.compile(r"^(?:page\s+)?(?:[A-Z]{1,2}-)?\d{1,4}(?:\s*[-\u2013]\s*(?:[A-Z]{1,2}-)?\d{1,4})?$", re.I)
 _TRAILING_NUMBER = re.compile(r"[A-Za-z).,]\s+(?:pages?\s+)?(?:[A-Z]{1,2}-)?\d{1,4}(?:\s*[-\u2013,]\s*(?:[A-Z]{1,2}-)?\d{1,4})*$")
 SHORT_HEAD = 90  # characters: a sentence-case heading line; a paragraph's lines run to the margin
 MAX_WRAP = 3  # lines a heading's title may wrap onto
 HEADER_LINES = 3  # a running header is among the first lines of its page
+RUNNING_PARTS = 3  # pages headed by a Part line that make it a running header
 LISTING_SPAN = 6  # lines: three Item lines within this many are a listing (contents, an index), not headings
 
 
@@ -119,7 +120,7 @@ def candidates(lines: list[tuple[int, int, str]], form: str) -> tuple[list[fa.Ca
                 refs[i] = ref
     numbered = {i for i, ref in refs.items() if _numbered(lines, i, ref)}
     # A running header repeats the Item's heading atop its pages: the repeats head nothing, and the first one
-    # may be the heading or the first running header of the Item's next page (weighed as plain text).
+    # may be the heading or the first running header of the Item's next page (weighed below plain text).
     def top(i: int) -> bool:
         return i < HEADER_LINES or lines[i - HEADER_LINES][0] != lines[i][0]
 
@@ -131,6 +132,10 @@ def candidates(lines: list[tuple[int, int, str]], form: str) -> tuple[list[fa.Ca
             if top(i):
                 tops.setdefault(lines[i][2], []).append(i)
     running = {i for found in tops.values() if len(found) >= 2 for i in found}
+    # A "PART I" line atop many pages is a running header, and so is the Item line under it.
+    part_tops = {lines[i][0] for i in range(len(lines)) if top(i) and len(lines[i][2]) <= 80 and fa.parse_part(lines[i][2])}
+    if len(part_tops) >= RUNNING_PARTS:
+        running |= {i for i in refs if top(i) and i not in numbered}
     repeats = {i for text, found in tops.items() if len(found) >= 2 for i in found if i != first[text]}
     for i in repeats:
         del refs[i]
@@ -161,11 +166,11 @@ def candidates(lines: list[tuple[int, int, str]], form: str) -> tuple[list[fa.Ca
             for rpart, lo, hi in fa.readings(form, ref)[:1]:
                 rows.append(fa.Candidate(i, ref.numbers, rpart, lo, hi, W_TEXT, _title(lines, i, ref, form), "index_row"))
             continue
-        if ref.rest and not (fa.title_case(ref.rest) or _sentence_case_head(line, ref)):
+        if ref.rest and (ref.rest[0].islower() or not (fa.title_case(ref.rest) or _sentence_case_head(line, ref))):
             continue  # "Item 7 of this report discusses ...": a citation, not a heading
         weight = W_TEXT + (W_CAPS if line.isupper() else 0.0) + (W_TITLE if ref.rest and fa.title_case(ref.rest) else 0.0)
         if i in running:
-            weight = W_TEXT
+            weight = W_RUNNING
         if i in listed:
             weight = W_LISTED  # an unnumbered listing (an index to Part I), or Items with one line each ("None.")
             if i + 1 in refs or i + 2 in refs and not ref.rest:

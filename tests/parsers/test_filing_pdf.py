@@ -95,7 +95,9 @@ def test_ten_q_running_headers_listing_and_missing_part_two_heading(tmp_path: Pa
          ("Item 3. Quantitative and Qualitative Disclosures About Market Risk", 10), ("Item 4. Controls and Procedures", 10)],
         _page("PART I - FINANCIAL INFORMATION", "ITEM 1. FINANCIAL STATEMENTS"),
         _page("ITEM 1. FINANCIAL STATEMENTS"),  # running header
-        _page("ITEM 1. FINANCIAL STATEMENTS") + _page("Item 2. Management's Discussion and Analysis"),
+        _page("ITEM 1. FINANCIAL STATEMENTS") + _page("Item 2. Management's Discussion and Analysis")
+        # A line that starts citing an Item ("Item 1 of this Report and ...") is a sentence, however capitalised.
+        + [("Item 1 of this Report and Management's Discussion and Analysis of Financial Condition", 10)],
         _page("Item 3. Quantitative and Qualitative Disclosures About Market Risk", "Item 4. Controls and Procedures")
         # No "PART II" line: the Part is inferred at its first Item.
         + _page("Item 1. Legal Proceedings", "Item 1A. Risk Factors", "Item 6. Exhibits"),
@@ -150,3 +152,23 @@ def test_a_contents_in_the_reports_own_order_is_kept() -> None:
     # The same contents in the form's page order is not the filer's own order: the body's headings decide.
     ordered = [Entry(1, "Part I", 2), Entry(2, "Item 1. Financial Statements", 2)] + entries[2:]
     assert anchor_items(ordered, 6, lambda n: texts.get(n, ""))[1]["mode"] == "ordered"
+
+
+def test_item_lines_under_a_running_part_header_lose_to_the_headings(tmp_path: Path) -> None:
+    """Pages headed "PART I" / "ITEM 4. CONTROLS AND PROCEDURES": a header in capitals, not the Item's heading,
+    which is set in sentence case on the page before."""
+    pages = [
+        [("FORM 10-Q", 12)],
+        [("PART I", 9), ("ITEM 1. FINANCIAL STATEMENTS", 9)] + BODY,
+        [("PART I", 9), ("ITEM 1. FINANCIAL STATEMENTS", 9)] + BODY + _page(
+            "Item 2. Management's discussion and analysis", "Item 3. Quantitative and qualitative disclosures",
+            "Item 4. Controls and procedures", body=2),
+        [("PART I", 9), ("ITEM 4. CONTROLS AND PROCEDURES", 9)] + BODY * 2,
+        [("PART II", 9)] + _page("Item 1. Legal proceedings", "Item 1A. Risk factors", "Item 6. Exhibits"),
+    ]
+    with PdfSource(sized_lines_pdf(tmp_path / "10q.pdf", pages)) as pdf:
+        heads, _ = filing_items(pdf.page_count, pdf.text)
+    assert [(page, title) for _, page, _, title in heads if fa.parse_item(title)] == [
+        (2, "ITEM 1. FINANCIAL STATEMENTS"), (3, "Item 2. Management's discussion and analysis"),
+        (3, "Item 3. Quantitative and qualitative disclosures"), (3, "Item 4. Controls and procedures"),
+        (5, "Item 1. Legal proceedings"), (5, "Item 1A. Risk factors"), (5, "Item 6. Exhibits")]
