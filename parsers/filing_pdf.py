@@ -333,8 +333,8 @@ def anchor_items(entries: list[Entry], page_count: int, text: Callable[[int], st
     if not heads:
         return entries, decisions
     listed, ordered = _entry_items(entries, decisions["form"])
-    body = {fa.item_id(decisions["form"], c_part, n) for c_part, n in decisions.pop("ids")}
-    if not ordered and body <= listed:
+    headed = {fa.item_id(decisions["form"], part, n) for part, n in decisions.pop("ids")}
+    if not ordered and headed <= listed:
         # The report runs in its own order (MD&A before the statements) and its contents says so, Item by Item:
         # the form's order cannot be imposed on it, and the contents already names every Item the body heads.
         return entries, {**decisions, "mode": "contents_order"}
@@ -342,9 +342,9 @@ def anchor_items(entries: list[Entry], page_count: int, text: Callable[[int], st
     keys = {title_key(t) for _, _, _, t in heads}
     rest = [e for e in entries if not fa.parse_item(e.title) and not fa.parse_part(e.title) and title_key(e.title) not in keys]
     first = (heads[0][1], heads[0][2])
-    last_item = max((p, o) for level, p, o, _ in heads)
+    last_item = max((p, o) for _, p, o, _ in heads)
     placed: list[tuple[tuple[int, int, int], Entry]] = []
-    for k, (level, page, offset, title) in enumerate(heads):
+    for level, page, offset, title in heads:
         placed.append(((page, offset, 0), Entry(level, title, page)))
     body = [e for e in rest if (e.page, _offset(text(e.page), e.title)) > first]
     base = min((e.level for e in body), default=1)
