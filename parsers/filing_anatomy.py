@@ -1,7 +1,7 @@
 """The anatomy of SEC periodic reports: forms, Parts, Items and their canonical titles (Regulation S-K).
 
-One vocabulary for every reader of filings (HTML today; the PDF chain's ``parsers/filings.py`` can move onto
-it). Nothing here is fitted to particular filings: it is the forms' own table of Items (Form 10-K General
+One vocabulary for every reader of filings: the HTML path (``html_filing``) and the PDF chain (``filing_pdf``,
+``filings``) both read Items with it and choose them with the same ordered chain (``best_chain``). Nothing here is fitted to particular filings: it is the forms' own table of Items (Form 10-K General
 Instructions, Form 10-Q Parts I and II), the ways filers number them ("Item 1A.", "ITEM 7A:", "Items 10, 11,
 12, 13 and 14") and the rank of each Item in its form's order.
 """
@@ -135,10 +135,58 @@ def detect_form(texts: list[str]) -> str | None:
     return None
 
 
-def title_case(rest: str) -> bool:
-    """Heading case: capitals or title case (a heading), not a sentence that merely cites an Item."""
+def title_case(rest: str, share: float = 0.6) -> bool:
+    """Heading case: capitals or title case (a heading), not a sentence that merely cites an Item; ``share`` of
+    the words longer than three letters start with a capital."""
     words = [w for w in re.findall(r"[A-Za-z][\w'\u2019-]*", rest) if len(w) > 3]
     if not words:
         return True
     caps = sum(w[0].isupper() for w in words)
-    return caps >= 0.6 * len(words)
+    return caps >= share * len(words)
+
+
+@dataclass
+class Candidate:
+    """One reading of an Item label at a position (a block, a line) of the document."""
+
+    block: int
+    numbers: tuple[str, ...]
+    part: str  # the Part this reading assigns ("I".."IV")
+    lo: int  # rank of the first number in the form's order
+    hi: int  # rank of the last one
+    weight: float
+    title: str
+    source: str  # where the reader found it ("toc_link", "styled", "text", "index_row", ...)
+
+
+def readings(form: str, ref: ItemRef) -> list[tuple[str, int, int]]:
+    """(part, lo, hi) for each Part the Item label can belong to (a 10-Q's Item 1 is in both Parts)."""
+    out = []
+    for part in (parts_of(form, ref.numbers[0]) if form == FORM_10Q else ["*"]):
+        ranks = [r for r in (item_rank(form, part, n) for n in ref.numbers) if r is not None]
+        if ranks:
+            out.append((part if part != "*" else items(form)[ranks[0]][0], min(ranks), max(ranks)))
+    return out
+
+
+def best_chain(cands: list[Candidate]) -> list[Candidate]:
+    """The heaviest chain increasing in position and in form order (one candidate per position): a contents
+    row, a running header or a sentence citing an Item cannot put one out of order (a weighted longest
+    increasing subsequence; among equal chains the earliest candidates)."""
+    cands = sorted(cands, key=lambda c: (c.block, c.lo, -c.weight))
+    n = len(cands)
+    score = [c.weight for c in cands]
+    prev = [-1] * n
+    for j in range(n):
+        for i in range(j):
+            a, b = cands[i], cands[j]
+            if a.block < b.block and a.hi < b.lo and score[i] + b.weight > score[j]:
+                score[j], prev[j] = score[i] + b.weight, i
+    if not n:
+        return []
+    j = max(range(n), key=lambda k: (score[k], -k))
+    chain = []
+    while j >= 0:
+        chain.append(cands[j])
+        j = prev[j]
+    return chain[::-1]

@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 from typing import Callable
 
+from parsers import filing_anatomy as fa
 from parsers.numbering import parse_numbering
 from parsers.offsets import title_key
 from parsers.ranges import Entry
@@ -70,7 +71,9 @@ def is_filing(entries: list[Entry]) -> bool:
     return items >= MIN_ITEMS
 
 
-_ITEM_HEAD = re.compile(r"^item\s+(\d{1,2}[a-z]?)\s*[.:\u2013\u2014-]\s*(?P<rest>\S.{2,90})$", re.I)
+
+
+_SEPARATED = re.compile(r"^items?\s*\S+\s*[.:\u2013\u2014-]", re.I)
 
 
 def missing_items(entries: list[Entry], page_count: int, text: Callable[[int], str]) -> list[Entry]:
@@ -92,17 +95,19 @@ def missing_items(entries: list[Entry], page_count: int, text: Callable[[int], s
     for page in range(start, page_count + 1):
         for line in text(page).splitlines():
             line = " ".join(line.split())
-            m = _ITEM_HEAD.match(line)
-            if not m or m.group(1).upper() in listed or not _heading_case(m.group("rest")):
+            ref = fa.parse_item(line)
+            if not ref or len(ref.numbers) != 1 or not 3 <= len(ref.rest) <= 91 or not _SEPARATED.match(line):
+                continue  # "Item 16. Form 10-K Summary" heads; "Item 16 of this report" does not
+            if ref.numbers[0] in listed or not _heading_case(ref.rest):
                 continue
-            listed[m.group(1).upper()] = level
+            listed[ref.numbers[0]] = level
             found.append(Entry(level, line, page))
     return found
 
 
 def _heading_case(rest: str) -> bool:
-    words = [w for w in re.findall(r"[A-Za-z][\w'\u2019-]*", rest) if len(w) > 3]
-    return bool(words) and (rest.isupper() or all(w[0].isupper() for w in words))
+    """Every word of four letters or more capitalised (stricter than the HTML path: a PDF line has no style)."""
+    return bool(re.search(r"[A-Za-z][\w'\u2019-]{3}", rest)) and fa.title_case(rest, share=1.0)
 
 
 def merge_in_page_order(entries: list[Entry], extra: list[Entry], before_same_page: bool = False) -> list[Entry]:

@@ -12,7 +12,6 @@ Parts' Items and inferred where it is missing or misplaced.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from parsers import filing_anatomy as fa
@@ -24,16 +23,9 @@ MAX_ITEM_HEAD = 300  # characters: an Item heading is a line, not a paragraph
 SNAP = 6  # blocks after a link target searched for the Item's own heading (page-top chrome comes first)
 
 
-@dataclass
-class Candidate:
-    block: int
-    numbers: tuple[str, ...]
-    part: str  # the Part this reading assigns ("I".."IV")
-    lo: int  # rank of the first number in the form's order
-    hi: int  # rank of the last one
-    weight: float
-    title: str
-    source: str  # "toc_link" | "styled" | "text"
+# The candidate, its readings and the ordered chain are shared with the PDF chain (parsers/filing_pdf.py).
+Candidate = fa.Candidate
+best_chain = fa.best_chain
 
 
 def _index_tables(blocks: list[Block]) -> set[int]:
@@ -69,17 +61,7 @@ def _heading_title(blocks: list[Block], i: int, ref: fa.ItemRef) -> str:
 
 
 def _readings(form: str, ref: fa.ItemRef, part_hint: str | None) -> list[tuple[str, int, int]]:
-    """(part, lo, hi) for each Part the Item label can belong to."""
-    out = []
-    parts = fa.parts_of(form, ref.numbers[0]) if form == fa.FORM_10Q else ["*"]
-    for part in parts:
-        ranks = [fa.item_rank(form, part, n) for n in ref.numbers]
-        ranks = [r for r in ranks if r is not None]
-        if not ranks:
-            continue
-        real_part = part if part != "*" else fa.items(form)[ranks[0]][0]
-        out.append((real_part, min(ranks), max(ranks)))
-    return out
+    return fa.readings(form, ref)
 
 
 def _target_block(blocks: list[Block], ids: dict[str, int], target: str, numbers: tuple[str, ...]) -> int | None:
@@ -195,27 +177,6 @@ def _by_printed_page(blocks: list[Block], row: Candidate) -> Candidate:
             if first is not None and first != row.block:
                 return Candidate(first, row.numbers, row.part, row.lo, row.hi, row.weight, row.title, "index_page")
     return row
-
-
-def best_chain(cands: list[Candidate]) -> list[Candidate]:
-    """The heaviest chain increasing in block and in form order (one candidate per block)."""
-    cands = sorted(cands, key=lambda c: (c.block, c.lo, -c.weight))
-    n = len(cands)
-    score = [c.weight for c in cands]
-    prev = [-1] * n
-    for j in range(n):
-        for i in range(j):
-            a, b = cands[i], cands[j]
-            if a.block < b.block and a.hi < b.lo and score[i] + b.weight > score[j]:
-                score[j], prev[j] = score[i] + b.weight, i
-    if not n:
-        return []
-    j = max(range(n), key=lambda k: (score[k], -k))
-    chain = []
-    while j >= 0:
-        chain.append(cands[j])
-        j = prev[j]
-    return chain[::-1]
 
 
 def _parts(blocks: list[Block], chain: list[Candidate], form: str, index_tables: set[int]) -> list[Heading]:

@@ -15,6 +15,7 @@ from typing import Any, Callable
 from index_store.model import Node
 from parsers.bookmarks import read_bookmarks
 from parsers.headings import detect_headings, outline_headings
+from parsers.filing_pdf import anchor_items
 from parsers.filings import complete_filing, is_filing
 from parsers.inner_toc import add_inner_tocs
 from parsers.offsets import CHECKED, map_entries, title_key
@@ -63,6 +64,8 @@ def recover_structure(
     headings, has every leaf over the limits split (see ``outline_is_coarse``).
     """
     result = _chain(pdf, llm_hook)
+    if result.source != "bookmarks":
+        _anchor_filing(result, pdf)
     if result.entries and max_leaf_pages > 0:
         factor = 1
         if result.source in AUTHOR_OUTLINES:
@@ -78,6 +81,21 @@ def recover_structure(
             except Exception as exc:  # splitting is an refinement: a failure keeps the unsplit tree
                 result.decisions["split"] = {"error": f"{type(exc).__name__}: {exc}"}
     return result
+
+
+def _anchor_filing(result: StructureResult, pdf: PdfSource) -> None:
+    """A 10-K/10-Q's Parts and Items from the headings in its body, which win over a misread contents page."""
+    try:
+        entries, info = anchor_items(result.entries, pdf.page_count, pdf.text)
+    except Exception as exc:  # a refinement: a failure keeps the chain's entries
+        result.decisions["filing"] = {"error": f"{type(exc).__name__}: {exc}"}
+        return
+    if info:
+        result.decisions["filing"] = info
+    if entries is not result.entries:
+        result.entries = entries
+        if result.source == "pages":
+            result.source = "headings"  # the Items headed in the body are the structure
 
 
 def outline_is_coarse(entries: list[Entry], page_count: int, max_pages: int) -> bool:
