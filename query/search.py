@@ -29,6 +29,8 @@ CITATION_KEYS = ("doc_id", "node_id", "path", "start_page", "end_page", "pages",
 TITLE_FIELD_WEIGHT = 3.0  # catalog selection: a title match counts three description matches
 DESC_SHARE = 0.3  # catalog selection: the best description match counts this share of the best name match
 PERIOD_WEIGHT = 1.0  # catalog selection: share of a document's name match added for fitting the period asked (query.periods)
+NAME_K1 = 0.2  # catalog selection: BM25 k1 of the names field; a name either names a document or not, so
+#                a title and a 'Company:' line that repeat it count little more than once
 _COMPANY = re.compile(r"Company: ([^.]*(?:\.(?! )[^.]*)*)")
 _NAMED = re.compile(r"(?:Company|Trading symbols): ([^.]*(?:\.(?! )[^.]*)*)")
 
@@ -147,7 +149,7 @@ def _catalog_fields(st: Any, rows: list[dict[str, Any]]) -> _Catalog:
         covers.append(periods.covered(str(row.get("title") or ""), str(row.get("description") or "")))
     periods.place_quarters(covers)
     latest = periods.latest_years(covers)
-    built = _Catalog(ids, BM25(names), BM25(descs), covers, [latest.get(c.company) for c in covers])
+    built = _Catalog(ids, BM25(names, k1=NAME_K1), BM25(descs), covers, [latest.get(c.company) for c in covers])
     with _FIELDS_LOCK:
         if len(_FIELDS) >= 16:
             _FIELDS.clear()
