@@ -32,7 +32,7 @@ STAGES: dict[str, tuple[str, str]] = {
     "structure": ("1", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, bookmarks.py, filings.py, "
                        "inner_toc.py, ranges.py, providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
-    "summaries": ("1", "parsers/summarize.py, providers/summarizer.py: summaries and the description"),
+    "summaries": ("2", "parsers/summarize.py, providers/summarizer.py, parsers/describe.py: summaries and the description"),
     "prompts": (PROMPT_VERSION, "providers/prompts.py: every prompt sent to a model"),
 }
 ORDER = ("text", "ocr", "vision", "structure", "node_text", "summaries", "prompts")

@@ -32,7 +32,7 @@ PERIOD_WEIGHT = 1.0  # catalog selection: share of a document's name match added
 NAME_K1 = 0.2  # catalog selection: BM25 k1 of the names field; a name either names a document or not, so
 #                a title and a 'Company:' line that repeat it count little more than once
 _COMPANY = re.compile(r"Company: ([^.]*(?:\.(?! )[^.]*)*)")
-_NAMED = re.compile(r"(?:Company|Trading symbols): ([^.]*(?:\.(?! )[^.]*)*)")
+_NAMED = re.compile(r"(?:Company|Also called|Trading symbols): ([^.]*(?:\.(?! )[^.]*)*)")
 
 
 @dataclass
