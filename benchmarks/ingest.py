@@ -329,7 +329,8 @@ def bench_prefetch(docs: int, latencies: list[float]) -> dict[str, Any]:
     """One batch of ``docs`` 12-page PDFs from S3 behind a proxy that holds every object GET for a fixed time
     (a first-byte latency): documents one after another (each fetched in its turn, the pre-prefetch
     behaviour, through the same functions) vs ``index_documents`` (the next download started ahead)."""
-    from flows.document import cached_source, index_documents, index_guarded, open_store, settings_from
+    from flows.document import cached_source, index_guarded, open_store, settings_from
+    from flows.ingest import index_documents
     from flows.ingest import source_spec
     from tests.support.s3 import start_proxy
 

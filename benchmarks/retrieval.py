@@ -161,8 +161,8 @@ def load_set(name: str, args: argparse.Namespace) -> tuple[list[dict[str, Any]],
     """(questions as {doc, forms: {form: text}, targets}, {doc: pdf}, {doc: excluded pages})."""
     if name == "financebench":
         rows = [json.loads(x) for x in (args.financebench / "questions.jsonl").read_text().splitlines() if x.strip()]
-        qs = [{"id": r["id"], "doc": r["doc_name"], "forms": {"question": r["question"]}, "targets": r["evidence_pages"]}
-              for r in rows]
+        qs = [{"id": r["id"], "doc": r["doc_name"], "forms": {"question": r["question"]}, "targets": r["evidence_pages"],
+               "company": r.get("company") or r["doc_name"]} for r in rows]
         pdfs = {q["doc"]: args.financebench / "pdfs" / f"{q['doc']}.pdf" for q in qs}
         if args.all_filings:  # the selection figures are meant over every filing in one store
             pdfs.update({p.stem: p for p in (args.financebench / "pdfs").glob("*.pdf")})
@@ -260,7 +260,26 @@ def selection(store: Path, questions: list[dict[str, Any]], ids: dict[str, str],
     n = len(questions) or 1
     return {"questions": len(questions), "documents_in_store": len(ids), "first": round(first / n, 3),
             "top3": round(top3 / n, 3), "page_hit": {f"@{k}": round(page_hits[k] / n, 3) for k in KS},
-            "latency_ms": {"p50": round(pct(times, 0.5), 2), "p95": round(pct(times, 0.95), 2)}, "per_question": rows}
+            "latency_ms": {"p50": round(pct(times, 0.5), 2), "p95": round(pct(times, 0.95), 2)},
+            "halves": selection_halves(questions, rows, ids), "per_question": rows}
+
+
+def selection_halves(questions: list[dict[str, Any]], rows: list[dict[str, Any]], ids: dict[str, str]) -> dict[str, Any]:
+    """Selection figures on each half of the questions, split by company (alphabetically, the first half of the
+    companies is where the selection weights were tuned; the second half is held out). {} without companies."""
+    companies = sorted({q["company"].casefold() for q in questions if q.get("company")})
+    if len(companies) < 2:
+        return {}
+    tuning = set(companies[: len(companies) // 2])
+    out = {}
+    for half, keep in (("tuning", True), ("held_out", False)):
+        picked = [(q, r) for q, r in zip(questions, rows) if (q["company"].casefold() in tuning) == keep]
+        n = len(picked) or 1
+        out[half] = {"questions": len(picked), "companies": f"{min(c for c in companies if (c in tuning) == keep)} .. "
+                                                            f"{max(c for c in companies if (c in tuning) == keep)}",
+                     "first": round(sum(r["chosen"][:1] == [ids[q["doc"]]] for q, r in picked) / n, 3),
+                     "top3": round(sum(ids[q["doc"]] in r["chosen"] for q, r in picked) / n, 3)}
+    return out
 
 
 def large_latency(docs: dict[str, Any], questions: list[dict[str, Any]], weights: dict[str, float]) -> list[dict[str, Any]]:
@@ -343,6 +362,9 @@ def table(r: dict[str, Any]) -> str:
                       f"first three {sel['top3']:.3f}; page hit@1/3/5 over the merged results "
                       f"{sel['page_hit']['@1']:.3f} / {sel['page_hit']['@3']:.3f} / {sel['page_hit']['@5']:.3f}; "
                       f"select + search p50 {sel['latency_ms']['p50']} ms, p95 {sel['latency_ms']['p95']} ms"]
+            for half, h in (sel.get("halves") or {}).items():
+                lines.append(f"- {half.replace('_', ' ')} half ({h['questions']} questions, companies {h['companies']}): "
+                             f"first {h['first']:.3f}, among the first three {h['top3']:.3f}")
         for big in s.get("large_documents", []):
             lines.append(f"\nSearch on {big['doc']} ({big['pages']} pages, {big['nodes']} nodes, {big['searches']} "
                          f"searches, snippets included): wall p50 {big['p50_ms']} ms, p95 {big['p95_ms']} ms; CPU p50 "

@@ -324,12 +324,3 @@ def index_batch(jobs: list[dict[str, Any]], store_uri: str, settings: dict[str, 
         pool.shutdown(wait=False, cancel_futures=True)  # a stalled download ends on its own read timeout
     return outcomes
 
-
-def __getattr__(name: str) -> Any:
-    # The Prefect task around index_batch lives in flows/ingest.py, so that importing this module (the CLI's local
-    # mode does) does not import Prefect; ``flows.document.index_documents`` still names it.
-    if name == "index_documents":
-        from flows.ingest import index_documents
-
-        return index_documents
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,7 +17,7 @@ from prefect.cache_policies import NO_CACHE
 from flows import ingest_run
 from flows.document import index_batch
 from flows.ingest_run import (DEFAULT_BATCH, DEFAULT_BATCH_BYTES, DEFAULT_CHUNK, DEFAULT_DOC_TIMEOUT,
-                              TASK_RUN_SECONDS, PlanItem, _rerun, batches, chunks, claim, index_paths,
+                              TASK_RUN_SECONDS, PlanItem, batches, chunks, claim, index_paths,
                               ingest_source, least_batch, next_batch, open_spec, open_store, plan_objects,
                               publish_report, removed_documents, settings_from, source_spec, tombstone)
 from flows.local import in_flow_run

@@ -230,7 +230,7 @@ def _collect(group: list[PlanItem], future: Any) -> tuple[list[DocOutcome], bool
             for item in group], True
 
 
-def _rerun(item: PlanItem, outcome: DocOutcome) -> DocOutcome:
+def rerun_outcome(item: PlanItem, outcome: DocOutcome) -> DocOutcome:
     """A document re-run after its batch died: one the dead batch had already published comes back as
     'same content as the latest version'; it is still new (changed, rebuilt) in this run."""
     if item.status in ("new", "changed", "rebuilt") and outcome.status == "unchanged":
@@ -392,7 +392,7 @@ class Schedule:
             self.reruns.extend(group)
             return
         if rerun:
-            outcomes = [_rerun(item, outcome) for item, outcome in zip(group, outcomes)]
+            outcomes = [rerun_outcome(item, outcome) for item, outcome in zip(group, outcomes)]
         self.report.documents.extend(outcomes)
         self.done += len(group)
         self.pages += sum(o.pages for o in outcomes if o.status != "unchanged")

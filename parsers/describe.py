@@ -56,6 +56,11 @@ _STATEMENT_HEADING = re.compile(
     r"\b(?:consolidated\s+)?(?:balance\s+sheets?|statements?\s+of\s+(?:consolidated\s+)?(?:operations|income|earnings|"
     r"cash\s+flows?|financial\s+(?:position|condition)))\b", re.I)
 _ITEM = re.compile(r"^item\s+\d{1,2}[a-z]?\b", re.I)
+_OTHER_FIELD = re.compile(r"\(\s*(?:state|i\.?\s*r\.?\s*s|address|zip|commission|registrant.s\s+telephone)", re.I)
+_SUBSIDIARIES = re.compile(r"\s+and\s+(?:its\s+)?(?:consolidated\s+)?subsidiaries\b.*$", re.I)
+_LEGAL_WORDS = frozenset("the inc incorporated corp corporation company co ltd limited plc llc lp nv sa group holdings".split())
+_CAPITALISED = re.compile(r"\b[A-Z][A-Za-z]{2,9}\b")
+ALIAS_PAGES = 3          # a short name the document uses on at least this many pages
 _GENERATED = re.compile(r"^(?:pages?\s+\d+|front\s+matter)\b", re.I)
 _MONTHS = ("january february march april may june july august september october november december").split()
 
@@ -97,9 +102,12 @@ def cover_facts(texts: Sequence[str]) -> dict[str, Any]:
             facts["period_end"] = _flat(report.group(1))
         if "period_end" in facts:
             facts["fiscal_year"] = fiscal_year(facts["period_end"], facts["period"])
-        company = registrant(text)
+        company = registrant(text) or company_line(texts[number: number + 2])
         if company:
             facts["company"] = company
+            aliases = short_names(texts, company)
+            if aliases:
+                facts["aliases"] = aliases
         symbols = trading_symbols(text)
         if symbols:
             facts["symbols"] = symbols
@@ -145,15 +153,54 @@ def registrant(text: str) -> str:
             if j > 0 and _COMPANY.fullmatch(cand):  # "AMCOR" / "PLC" set on two lines
                 cand = f"{lines[j - 1].strip(' ,')} {cand}"
             return cand[:MAX_TITLE]
-    # Some covers print the name below its caption: the first name-like line after the parenthesis closes.
+    # Some covers print the name below its caption: the first name-like line after the parenthesis closes,
+    # unless the next line captions it as another field ("Delaware" above "(State or other jurisdiction ...)").
     after = _lines(text[m.end():].split(")", 1)[-1])
-    named = [ln.strip(" ,") for ln in after[:4] if _name_like(ln.strip(" ,"))]
+    named = [ln.strip(" ,") for i, ln in enumerate(after[:4]) if _name_like(ln.strip(" ,"))
+             and not (i + 1 < len(after) and _OTHER_FIELD.match(after[i + 1]))]
     return next((ln for ln in named if _COMPANY.search(ln)), named[0] if named else "")[:MAX_TITLE]
+
+
+def company_line(texts: Sequence[str]) -> str:
+    """The first line of these pages that reads as a company's name ("THE COCA-COLA COMPANY AND SUBSIDIARIES",
+    a statement's heading): for a cover that prints its name only in a logo."""
+    for text in texts:
+        for ln in _lines(text):
+            name = _SUBSIDIARIES.sub("", ln).strip(" ,")
+            if len(name) <= 80 and _COMPANY.search(name) and _name_like(name) and len(name.split()) >= 2 \
+                    and not re.search(r"exchange|commission|securities|act\b|of\s+the\b", name, re.I):
+                return name[:MAX_TITLE]
+    return ""
+
+
+def short_names(texts: Sequence[str], company: str) -> list[str]:
+    """Names the document calls its issuer by, when they are made of the first letters of its name's words
+    ("Amex" for American Express, "FedEx" for Federal Express): capitalised words, on at least
+    ALIAS_PAGES pages, that split into prefixes of two or more of the name's words, in order."""
+    words = [w for w in re.findall(r"[a-z]+", company.lower()) if w not in _LEGAL_WORDS]
+    if len(words) < 2:
+        return []
+    pages: dict[str, int] = {}
+    for text in texts:
+        for w in set(_CAPITALISED.findall(text)):
+            pages[w] = pages.get(w, 0) + 1
+    joined = "".join(words)  # a piece of the name itself ("Resorts" of "MGM R ESORTS") is no short name
+    found = [w for w, n in pages.items() if n >= ALIAS_PAGES and w.lower() not in joined
+             and _prefixes_of(w.lower(), words)]
+    return sorted(found, key=lambda w: -pages[w])[:3]
+
+
+def _prefixes_of(word: str, words: list[str], used: int = 0) -> bool:
+    """Whether ``word`` is non-empty prefixes of at least two of ``words`` (in order), e.g. "amex" = am+ex."""
+    if not word:
+        return used >= 2
+    return any(word.startswith(w[:k]) and _prefixes_of(word[k:], words[i + 1:], used + 1)
+               for i, w in enumerate(words) for k in range(min(len(w), len(word)), 0, -1))
 
 
 def _name_like(line: str) -> bool:
     return bool(re.search(r"[A-Za-z]{2}", line)) and not re.search(
-        r"commission\s+file|^\(|^for\s+the\b|number|pursuant|\d{4}\)?$", line, re.I)
+        r"commission\s+file|^\(|^for\s+the\b|number|pursuant|\d{4}\)?$|^form\s+\S+$", line, re.I)
 
 
 def trading_symbols(text: str) -> list[str]:
@@ -265,6 +312,8 @@ def describe(texts: Sequence[str], layouts: Sequence[PageLayout], root: Node, *,
         if facts.get("fiscal_period") and facts.get("fiscal_year"):  # tagged: "Q1", "FY"
             fy += f" {facts['fiscal_period']} {facts['fiscal_year']}"
         parts += [title, f"Company: {company}", f"Form {facts['form']}", fy]
+        if facts.get("aliases"):
+            parts.append("Also called: " + " ".join(facts["aliases"]))
         if facts.get("symbols"):
             parts.append("Trading symbols: " + " ".join(facts["symbols"]))
     elif facts.get("company"):  # a press release: its headline, issuer, ticker and opening lines

@@ -122,7 +122,10 @@ class LexicalIndex:
         self.own_pages: dict[int, list[int]] = {}  # node -> pages no child covers (filled by the descent)
         self.profile = profile_of(doc)
         title = getattr(doc.tree, "title", None)
-        self.naming = frozenset(tokenize(f"{title if isinstance(title, str) else doc.tree.root.title} {self.profile}"))
+        # Numbers in a title (a fiscal year, an edition) say which document it is, but its pages differ in which
+        # numbers they print (a statement's columns are years), so they stay query terms inside it.
+        self.naming = frozenset(t for t in tokenize(f"{title if isinstance(title, str) else doc.tree.root.title} {self.profile}")
+                                if not t.isdigit())
         filing = self.profile == "filing"
         self.page_cues = [statement_kinds(h) if filing else set() for h in heads]
         self.node_cues = [statement_kinds(n.title) if filing else set() for n in self.nodes]

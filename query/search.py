@@ -14,9 +14,11 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from query import periods
 from query.errors import InvalidRequest, NotFoundError
 from query.index import DocIndex, open_index, open_store
 from query.lexical import Hit, add_snippets, lexical_search
+from query.names import mend_small_caps, short_forms
 from query.text import BM25, tokenize
 from query.xref import refs_with_targets
 
@@ -25,7 +27,12 @@ OUTLINE_DESCRIPTION_LIMIT = 200  # catalogs up to this size describe documents b
 OUTLINE_LEVELS = 2  # how deep that outline goes
 CITATION_KEYS = ("doc_id", "node_id", "path", "start_page", "end_page", "pages", "score")
 TITLE_FIELD_WEIGHT = 3.0  # catalog selection: a title match counts three description matches
-_NAMED = re.compile(r"(?:Company|Trading symbols): ([^.]*(?:\.(?! )[^.]*)*)")
+DESC_SHARE = 0.3  # catalog selection: the best description match counts this share of the best name match
+PERIOD_WEIGHT = 1.0  # catalog selection: share of a document's name match added for fitting the period asked (query.periods)
+NAME_K1 = 0.2  # catalog selection: BM25 k1 of the names field; a name either names a document or not, so
+#                a title and a 'Company:' line that repeat it count little more than once
+_COMPANY = re.compile(r"Company: ([^.]*(?:\.(?! )[^.]*)*)")
+_NAMED = re.compile(r"(?:Company|Also called|Trading symbols): ([^.]*(?:\.(?! )[^.]*)*)")
 
 
 @dataclass
@@ -85,7 +92,7 @@ def _offer_xrefs(doc: DocIndex, hits: list[Hit], trace: list[dict[str, Any]]) ->
 def _describe_row(st: Any, row: dict[str, Any], outline_ok: bool) -> tuple[str, str] | None:
     """(name text, description text) of a catalog row: the title and description indexing wrote
     (parsers/describe.py); rows published before descriptions existed fall back to their tree."""
-    name = f'{row["doc_id"].replace("_", " ").replace("-", " ")} {row.get("title") or ""}'
+    name = f'{row["doc_id"].replace("_", " ").replace("-", " ")} {mend_small_caps(periods.without_period(str(row.get("title") or "")))}'
     desc = str(row.get("description") or "")
     if outline_ok:
         # A small catalog also reads each tree once: its section titles two levels deep say what a manual
@@ -101,22 +108,37 @@ def _describe_row(st: Any, row: dict[str, Any], outline_ok: bool) -> tuple[str, 
     # The issuer and its tickers name a filing as much as its title does ("JnJ", "JPM"): parsers/describe.py
     # writes them into the description as "Company: …" and "Trading symbols: …".
     names = _NAMED.findall(desc)
+    company = _COMPANY.search(desc)
+    if company:  # and the short forms a question may use ("JnJ", "AMD", "Footlocker"): query.names
+        names += [mend_small_caps(company.group(1)), *short_forms(company.group(1))]
     return " ".join([name, *names]), desc
 
 
-_FIELDS: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[list[str], BM25, BM25]] = {}
+@dataclass
+class _Catalog:
+    """What selection scores a catalog by: doc ids, BM25 over names and over descriptions, the period each
+    document covers and its company's latest year (query.periods)."""
+
+    ids: list[str]
+    names: BM25
+    descs: BM25
+    covers: list[periods.Covered]
+    latest: list[int | None]
+
+
+_FIELDS: dict[tuple[str, tuple[tuple[str, str], ...]], _Catalog] = {}
 _FIELDS_LOCK = threading.Lock()
 
 
-def _catalog_fields(st: Any, rows: list[dict[str, Any]]) -> tuple[list[str], BM25, BM25]:
-    """(doc ids, BM25 over names, BM25 over descriptions) of these catalog rows, built once per catalog state
-    (the rows' versions): selection then costs one catalog listing and two scorings."""
+def _catalog_fields(st: Any, rows: list[dict[str, Any]]) -> _Catalog:
+    """Names, descriptions and periods of these catalog rows, built once per catalog state (the rows'
+    versions): selection then costs one catalog listing and a few scorings."""
     key = (st.uri, tuple(sorted((r["doc_id"], str(r.get("version"))) for r in rows)))
     with _FIELDS_LOCK:
         hit = _FIELDS.get(key)
     if hit is not None:
         return hit
-    ids, names, descs = [], [], []
+    ids, names, descs, covers = [], [], [], []
     for row in rows:
         described = _describe_row(st, row, len(rows) <= OUTLINE_DESCRIPTION_LIMIT)
         if described is None:
@@ -124,7 +146,10 @@ def _catalog_fields(st: Any, rows: list[dict[str, Any]]) -> tuple[list[str], BM2
         ids.append(row["doc_id"])
         names.append(tokenize(described[0]))
         descs.append(tokenize(described[1]))
-    built = (ids, BM25(names), BM25(descs))
+        covers.append(periods.covered(str(row.get("title") or ""), str(row.get("description") or "")))
+    periods.place_quarters(covers)
+    latest = periods.latest_years(covers)
+    built = _Catalog(ids, BM25(names, k1=NAME_K1), BM25(descs), covers, [latest.get(c.company) for c in covers])
     with _FIELDS_LOCK:
         if len(_FIELDS) >= 16:
             _FIELDS.clear()
@@ -139,17 +164,31 @@ def select_documents(store: Any, question: str, max_docs: int = 3,
     rows = [r for r in st.catalog() if doc_filter is None or doc_filter(r["doc_id"])]
     if not rows:
         raise NotFoundError(f"no documents in {st.uri}")
-    ids, name_bm25, desc_bm25 = _catalog_fields(st, rows)
-    q = tokenize(question)
+    cat = _catalog_fields(st, rows)
+    ids = cat.ids
+    # Years, quarters and forms are read as a period (query.periods), not as words: every filing of a
+    # year shares "2022", and the latest year a question names is the one its report covers.
+    q = [t for t in tokenize(question) if not periods.time_token(t)]
     # Names (title, id, issuer, tickers) weigh three times the description: "3M" in a question should beat a
     # shared phrase like "cash flows"; each field is its own BM25 so a long description cannot drown a title.
-    # Names are matched by the question's names only: capitalised words and numbers ("Adobe", "JnJ", "FY2017").
+    # Names are matched by the question's names only: capitalised words and numbers ("Adobe", "JnJ", "3M").
     # A headline title ("… Reports Fourth Quarter and Full Year 2022 Financial and Operating Results") would
     # otherwise win on "operating" and "financial", words rare among titles but not names of anything.
-    named = tokenize(" ".join(w for w in question.split() if w[:1].isupper() or any(c.isdigit() for c in w)))
-    name_scores = name_bm25.scores(named) if ids else []
-    desc_scores = desc_bm25.scores(q) if ids else []
-    scores = [TITLE_FIELD_WEIGHT * a + b for a, b in zip(name_scores, desc_scores)]
+    named = [t for t in tokenize(" ".join(w for w in question.split() if w[:1].isupper() or any(c.isdigit() for c in w)))
+             if not periods.time_token(t)]
+    name_scores = [TITLE_FIELD_WEIGHT * s for s in cat.names.scores(named)] if ids else []
+    desc_scores = cat.descs.scores(q) if ids else []
+    # Among the documents a question names, the period decides: the bonus is a share of each document's own
+    # name match, so a period never lifts a document of another company.
+    asked = periods.asked(question)
+    named_scores = [a * (1 + PERIOD_WEIGHT * periods.fit(asked, cov, latest))
+                    for a, cov, latest in zip(name_scores, cat.covers, cat.latest)]
+    top_name, top_desc = max(named_scores, default=0.0), max(desc_scores, default=0.0)
+    if top_name > 0 and top_desc > 0:
+        # When the question names documents, the description only orders them: scaled to a share of the best
+        # name match, a long description that shares many words with a long question cannot outvote the name.
+        desc_scores = [DESC_SHARE * top_name * d / top_desc for d in desc_scores]
+    scores = [a + b for a, b in zip(named_scores, desc_scores)]
     ranked = sorted(zip(ids, scores), key=lambda x: (-x[1], x[0]))
     # Always search max_docs documents: a short catalog description misses most of what a document
     # covers, so a document that scores 0 here may still hold the best section (it keeps half weight).

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from flows.document import backoff_delays, cached_source, index_documents, retrying
-from flows.ingest import PlanItem, _rerun, batches, ingest, least_batch, source_spec
+from flows.document import backoff_delays, cached_source, retrying
+from flows.ingest import PlanItem, batches, index_documents, ingest, least_batch, source_spec
+from flows.ingest_run import rerun_outcome
 from flows.sources import ObjectDenied, SourceObject, TransientObjectError
 from index_store.store import Store
 from tests.support.s3 import fault_proxy, moto_endpoint, new_bucket, pdf_bytes, s3  # noqa: F401  (fixtures)
@@ -88,9 +89,9 @@ def test_a_rerun_keeps_the_status_the_plan_gave():
 
     for planned in ("new", "changed", "rebuilt"):
         item = PlanItem(SourceObject("s3://b/x.pdf", "x.pdf", 1, "e"), "x", "index", planned)
-        assert _rerun(item, DocOutcome("x", "s3://b/x.pdf", "unchanged")).status == planned
+        assert rerun_outcome(item, DocOutcome("x", "s3://b/x.pdf", "unchanged")).status == planned
     failed = DocOutcome("x", "s3://b/x.pdf", "failed", error="boom")
-    assert _rerun(_item("x"), failed).status == "failed"
+    assert rerun_outcome(_item("x"), failed).status == "failed"
 
 
 def test_retrying_backs_off_on_transient_errors_only():

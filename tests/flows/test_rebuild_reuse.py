@@ -22,8 +22,11 @@ pytestmark = pytest.mark.integration
 MARKUP_SAMPLES = ("quarterly-10q.htm", "quick-start.md")
 
 
-def bump(monkeypatch: pytest.MonkeyPatch, stage: str, version: str = "2") -> None:
-    monkeypatch.setitem(stages.STAGES, stage, (version, stages.STAGES[stage][1]))
+def bump(monkeypatch: pytest.MonkeyPatch, stage: str) -> str:
+    """The stage's next version, as a release declares it; returns the reason rebuilds give ("summaries version 1 -> 2")."""
+    was = stages.STAGES[stage][0]
+    monkeypatch.setitem(stages.STAGES, stage, (str(int(was) + 1), stages.STAGES[stage][1]))
+    return f"{stage} version {was} -> {int(was) + 1}"
 
 
 @pytest.fixture
@@ -50,12 +53,12 @@ def test_nothing_is_stale_without_a_bump_and_a_summaries_bump_reparses_nothing(b
     old = {d: store.latest(d)["version"] for d in ("manual", "filing", "scanned")}
     old_pages = store.read_file("scanned", old["scanned"], "pages.parquet")
 
-    bump(monkeypatch, "summaries")
+    why = bump(monkeypatch, "summaries")
     dry = rebuild_stale(store=store_uri, dry_run=True)
     assert {d["doc_id"]: d["status"] for d in dry["documents"]} == {d: "skipped" for d in old}
     scanned = _docs(dry)["scanned"]
-    assert scanned["stale"] == [{"stage": "summaries", "why": "summaries version 1 -> 2"}]
-    assert "summaries version 1 -> 2" in scanned["reason"]
+    assert scanned["stale"] == [{"stage": "summaries", "why": why}]
+    assert why in scanned["reason"]
     assert dry["work"] == {"pages_parsed": 0, "ocr_pages": 0, "model_calls": 0}
 
     real = rebuild_stale(store=store_uri)
@@ -66,7 +69,7 @@ def test_nothing_is_stale_without_a_bump_and_a_summaries_bump_reparses_nothing(b
         assert manifest["reused"]["from_version"] == version
         assert manifest["reused"]["stages"] == ["text", "ocr", "vision", "structure", "node_text"]
         assert manifest["stats"]["pages_parsed"] == 0 and manifest["stats"]["ocr_calls"] == 0
-        assert manifest["pipeline"]["stages"]["summaries"] == "2"
+        assert manifest["pipeline"]["stages"]["summaries"] == stages.STAGES["summaries"][0]
     # The same pages, byte for byte (OCR text included), and the same tree.
     assert store.read_file("scanned", store.latest("scanned")["version"], "pages.parquet") == old_pages
     before, after = store.tree("manual", old["manual"]), store.tree("manual")
@@ -76,7 +79,7 @@ def test_nothing_is_stale_without_a_bump_and_a_summaries_bump_reparses_nothing(b
     assert rebuild_stale(store=store_uri)["counts"]["seen"] == 0
 
     # An old version that cannot be read is no reason to fail: the document is parsed from its PDF.
-    bump(monkeypatch, "summaries", "3")
+    bump(monkeypatch, "summaries")
     damaged = f"docs/filing/versions/{store.latest('filing')['version']}/nodes.parquet"
     store.backend.put_bytes(damaged, b"not parquet")
     again = _docs(rebuild_stale(store=store_uri))
@@ -92,9 +95,7 @@ def test_a_structure_bump_parses_again_but_takes_ocr_from_the_cache(built, monke
     assert len(entries) == 2  # the reading (by page image) and its alias (by document sha256 and page)
     assert sorted(store.manifest("scanned")["cache_refs"]["ocr"]) == entries
 
-    now = stages.STAGES["structure"][0]  # whatever the current version, the next one
-    why = f"structure version {now} -> {now}+1"
-    bump(monkeypatch, "structure", f"{now}+1")
+    why = bump(monkeypatch, "structure")
     dry = rebuild_stale(store=store_uri, dry_run=True)
     pages = sum(store.latest(d)["page_count"] for d in ("manual", "filing", "scanned"))
     assert _docs(dry)["scanned"]["stale"] == [{"stage": "structure", "why": why}]

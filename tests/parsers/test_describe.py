@@ -89,3 +89,33 @@ def test_kind_without_a_cover_and_old_trees():
     assert describe(["a short note"], [], loose, fallback_title="note").doc_kind == "other"
     old = Tree("d", "v" * 16, 1, "pages", None, loose)  # written before doc_kind existed
     assert old.doc_kind == "other" and old.title == "r" and old.description == ""
+
+
+LOGO_COVER = """UNITED STATES
+SECURITIES AND EXCHANGE COMMISSION
+Washington, D.C. 20549
+FORM 10-K
+For the fiscal year ended December 31, 2017
+Commission File Number 001-02217
+(Exact name of Registrant as specified in its charter)
+Delaware
+(State or other jurisdiction of incorporation or organization)
+58-0628465
+(I.R.S. Employer Identification No.)
+One Fizzy-Pop Plaza, Atlanta, Georgia
+(Address of principal executive offices)"""
+
+
+def test_a_cover_that_prints_its_name_only_in_a_logo_takes_it_from_the_next_pages():
+    pages = [LOGO_COVER, "Table of Contents\nTHE FIZZY-POP COMPANY AND SUBSIDIARIES\nPart I\nItem 1. Business", "Item 1. Business"]
+    facts = cover_facts(pages)
+    assert facts["company"] == "THE FIZZY-POP COMPANY"  # not "Delaware", its state, nor its address
+
+
+def test_a_short_name_the_filing_uses_for_its_issuer_is_recorded():
+    cover = COVER.replace("GLOBEX\nCORPORATION", "Globular Exchange Corporation")
+    body = ["At Globex, card members ... Globex Network volumes grew.", "Globex travel. Global and Exchange rates.",
+            "The Globex brand.", "Act of 1934. Act."]
+    facts = cover_facts([cover, *body])
+    assert facts["aliases"] == ["Globex"]  # Glob(ular) + Ex(change), used on three pages; "Act" is no short name
+    assert "Also called: Globex" in describe([cover, *body], [], Node("0000", "x", 0, 1, 5)).description

@@ -113,6 +113,19 @@ def test_words_that_name_the_document_do_not_steer_inside_it():
     assert hits[0].pages == [2]
 
 
+def test_a_year_in_the_title_still_steers_inside_the_document():
+    """A 10-K's title names its fiscal year; inside it, the pages that print that year's figures answer "FY2022"."""
+    pages = ["Revenue for 2021 was 5 million dollars.", "Revenue for 2022 was 7 million dollars.", "Other matters."]
+    title = "Globex Corporation Form 10-K for the fiscal year ended December 31, 2022"
+    tree = Node("0000", title, 0, 1, 3, nodes=[Node("0001", "Results", 1, 1, 2), Node("0002", "Other", 1, 3, 3)])
+    doc = FakeDoc(pages, tree, "filing")
+    question = "What was Globex's revenue in FY2022?"
+    terms = LexicalIndex(doc).query_terms(question, name_weight=0.0)
+    assert "2022" in terms and "globex" not in terms  # the name picked the document; the year picks the page
+    hits, _ = lexical_search(doc, question, top_k=1, name_weight=0.0)
+    assert hits[0].pages[0] == 2
+
+
 def test_a_running_head_is_not_a_page_heading():
     from query.lexical import page_heading, running_lines
 
