@@ -13,6 +13,10 @@
 
     .venv/bin/python benchmarks/ingest.py                 # all, full sizes
     .venv/bin/python benchmarks/ingest.py --only noop --docs 200
+    .venv/bin/python benchmarks/ingest.py --workload realistic [--filings 20 --manuals-count 4] [--baseline main]
+
+``--workload realistic`` (benchmarks/ingest_realistic.py) times real filings and manuals instead, 1 vs 2
+workers on an existing Dask cluster, best of 3, and writes benchmarks/results/ingest-realistic.{json,md}.
 
 Prints a markdown table; writes benchmarks/results/ingest.json. Needs no corpus
 (documents are generated); ``--corpus DIR`` is accepted for symmetry with the
@@ -462,12 +466,35 @@ def main() -> int:
     ap.add_argument("--scale-pages", type=int, default=12)
     ap.add_argument("--runners", default="processes,dask,dask-existing",
                     help="runners compared at 1 vs 2 workers: processes, dask (temporary cluster), dask-existing")
-    ap.add_argument("--repeat", type=int, default=2, help="1-vs-2-worker pairs per runner, in ABBA order (best of each)")
+    ap.add_argument("--repeat", type=int, default=None,
+                    help="1-vs-2-worker pairs per runner, in ABBA order (best of each; default 2, realistic 3)")
     ap.add_argument("--pages", type=int, default=2000, help="pages of the memory benchmark PDF")
     ap.add_argument("--keys", type=int, default=100_000)
     ap.add_argument("--corpus", default=None, help="accepted for symmetry; not needed (documents are generated)")
-    ap.add_argument("--out", default=str(ROOT / "benchmarks/results/ingest.json"))
+    ap.add_argument("--out", default=None, help="results file (default benchmarks/results/ingest.json, "
+                    "ingest-realistic.json for the realistic workload)")
+    ap.add_argument("--workload", choices=("synthetic", "realistic"), default="synthetic",
+                    help="synthetic: the generated documents of the parts above; realistic: the FinanceBench filings "
+                         "and the manuals, 1 vs 2 workers on an existing Dask cluster (benchmarks/ingest_realistic.py)")
+    ap.add_argument("--financebench", default=None, help="realistic: the filings' folder (read in place)")
+    ap.add_argument("--manuals", default=None, help="realistic: the manuals' folder (default .corpus/)")
+    ap.add_argument("--filings", type=int, default=None, help="realistic: only the N largest filings")
+    ap.add_argument("--manuals-count", type=int, default=None,
+                    help="realistic: only N manuals, spread over the sizes (smallest and largest included)")
+    ap.add_argument("--baseline", default=None,
+                    help="realistic: also run the code of this git revision, interleaved with ours (e.g. main)")
+    ap.add_argument("--ours", default=None,
+                    help="realistic: measure this git revision (exported) instead of the working tree (e.g. HEAD)")
     args = ap.parse_args()
+    if args.workload == "realistic":
+        import ingest_realistic
+
+        args.repeat = args.repeat or 3
+        args.financebench = args.financebench or str(ingest_realistic.FINANCEBENCH)
+        args.manuals = args.manuals or args.corpus or str(ingest_realistic.MANUALS)
+        return ingest_realistic.main(args)
+    args.out = args.out or str(ROOT / "benchmarks/results/ingest.json")
+    args.repeat = args.repeat or 2
     if args.corpus and not Path(args.corpus).exists():
         subprocess.run(["bash", "/work/shared/corpus/manuals/fetch.sh", args.corpus], check=True)
     parts = args.only or ["noop", "scale", "prefetch", "memory", "listing"]
