@@ -41,7 +41,6 @@ from flows.checkpoint import Checkpoint, Recovery
 from flows.claims import claim_problem, collision_message, collisions, owner
 from flows.document import cached_source, index_documents, open_spec, open_store, settings_from
 from flows.local import LocalPool, Progress, call, in_flow_run, progress, run_logger
-from flows.prefect_compat import unjoined_heartbeats
 from flows.report import DocOutcome, RunReport, new_run_id
 from flows.runners import chosen_runner, describe
 from flows.reuse import model_available
@@ -60,10 +59,6 @@ DEFAULT_BATCH_BYTES = 8 * 2**20  # a larger document goes alone: it is worth its
 #: What a Prefect task run costs the run, in seconds: submission in the flow, the worker's task-engine start and
 #: finish, dispatch (benchmarks/results/ingest.md: 0.15-0.3 s on a local Dask cluster). Sizes the least batch.
 TASK_RUN_SECONDS = 0.25
-
-# Here, not in flows/__init__.py: every flow module imports this one (rebuild, maintenance), and the query
-# commands of the `pagetree` CLI, which import the flows package without Prefect, stay fast to start.
-unjoined_heartbeats()
 
 
 @dataclass
