@@ -64,9 +64,9 @@ _CACHE_LOCK = threading.Lock()
 
 
 def _per_process(key: tuple[Any, ...], make: Callable[[], T]) -> T:
-    """``make()`` once per process for ``key``: S3 sources and stores hold a boto3 client, which costs ~15 ms
-    to build even with the shared model loader (index_store.backends.new_s3_client) and is thread-safe once
-    built. A long-lived worker serving many runs keeps at most 32 of them."""
+    """``make()`` once per process for ``key``: S3 sources and stores hold a boto3 client, which costs ~0.1 s
+    of CPU to build (index_store.backends.new_s3_client) and is thread-safe once built. A long-lived worker
+    serving many runs keeps at most 32 of them."""
     with _CACHE_LOCK:
         if key not in _CACHE:
             if len(_CACHE) >= 32:
