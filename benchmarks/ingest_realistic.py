@@ -156,7 +156,7 @@ def bench_realistic(paths: list[Path], repeat: int = 3, baseline: str | None = N
         "documents": len(paths), "files": [p.name for p in paths],
         "bytes": sum(p.stat().st_size for p in paths), "pages": runs[0]["pages"], "ocr_pages": runs[0]["ocr_pages"],
         "repeat": repeat, "best": best, "runs": runs,
-        "codes": {k: (codes[k].name.removeprefix("baseline-") if codes[k] != ROOT else _head()) for k in codes},
+        "codes": {k: (baseline if k == "baseline" else ours or _head()) for k in codes},
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
     }
     if baseline:
