@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import logging
 import os
-import random
 import shutil
 import tempfile
 import threading
@@ -36,6 +35,7 @@ from flows.sources import ObjectError, SourceObject, open_source
 from index_store.cache import StoreOcrCache
 from index_store.errors import StoreError
 from index_store.publish import publish_document
+from index_store.retry import RetryPolicy, retry_call
 from index_store.store import Store
 from parsers.errors import DocumentError
 from parsers.pipeline import DocumentIndex, PipelineSettings, file_sha256, index_document
@@ -64,9 +64,9 @@ _CACHE_LOCK = threading.Lock()
 
 
 def _per_process(key: tuple[Any, ...], make: Callable[[], T]) -> T:
-    """``make()`` once per process for ``key``: S3 sources and stores hold a boto3 client, which costs ~15 ms
-    to build even with the shared model loader (index_store.backends.new_s3_client) and is thread-safe once
-    built. A long-lived worker serving many runs keeps at most 32 of them."""
+    """``make()`` once per process for ``key``: S3 sources and stores hold a boto3 client, which costs ~0.1 s
+    of CPU to build (index_store.backends.new_s3_client) and is thread-safe once built. A long-lived worker
+    serving many runs keeps at most 32 of them."""
     with _CACHE_LOCK:
         if key not in _CACHE:
             if len(_CACHE) >= 32:
@@ -98,25 +98,6 @@ def open_store(uri: str, endpoint_url: str | None = None) -> Store:
                         lambda: Store(uri, endpoint_url=endpoint_url) if endpoint_url else Store(uri))
 
 
-def backoff_delays(retries: int, base: float, jitter: float = 0.5) -> list[float]:
-    """Exponential backoff ``base * 2**n``, each delay spread uniformly by up to ``jitter`` x either way."""
-    return [max(0.0, base * 2**n * (1 + jitter * (2 * random.random() - 1))) for n in range(retries)]
-
-
-def retrying(fn: Callable[[], T], delays: list[float], retry_if: Callable[[BaseException], bool],
-             sleep: Callable[[float], None] = time.sleep) -> T:
-    """``fn()``, called again after each delay while it raises an exception ``retry_if`` accepts."""
-    for delay in delays:
-        try:
-            return fn()
-        except Exception as exc:
-            if not retry_if(exc):
-                raise
-            log.info("retrying in %.2fs after %s: %s", delay, type(exc).__name__, exc)
-        sleep(delay)
-    return fn()
-
-
 def _transient(exc: BaseException) -> bool:
     return isinstance(exc, ObjectError) and exc.transient
 
@@ -129,7 +110,7 @@ def fetch(spec: dict[str, Any], obj: SourceObject, dest_dir: str, retry_base: fl
         path, transferred = source.download(obj, dest_dir)
         return str(path), transferred
 
-    return retrying(once, backoff_delays(FETCH_RETRIES, retry_base), _transient)
+    return retry_call(once, RetryPolicy(FETCH_RETRIES, retry_base), _transient)
 
 
 def parse(path: str, doc_id: str, pipeline: PipelineSettings, sha256: str, store: Store | None,
@@ -168,7 +149,7 @@ def publish(index: DocumentIndex, obj: SourceObject, store: Store, pipeline: Pip
                                 pipeline=record, stats=index.stats, decisions=index.decisions, facts=index.facts,
                                 reused=index.reused, cache_refs=index.cache_refs)
 
-    return retrying(once, backoff_delays(PUBLISH_RETRIES, retry_base), lambda exc: not isinstance(exc, DocumentError))
+    return retry_call(once, RetryPolicy(PUBLISH_RETRIES, retry_base), lambda exc: not isinstance(exc, DocumentError))
 
 
 def refresh_latest_source(store: Store, doc_id: str, obj: SourceObject, version: str, sha: str,

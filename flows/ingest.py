@@ -21,7 +21,6 @@ from flows.ingest_run import (DEFAULT_BATCH, DEFAULT_BATCH_BYTES, DEFAULT_CHUNK,
                               ingest_source, least_batch, next_batch, open_spec, open_store, plan_objects,
                               publish_report, removed_documents, settings_from, source_spec, tombstone)
 from flows.local import in_flow_run
-from flows.prefect_compat import unjoined_heartbeats
 from flows.report import RunReport
 from flows.runners import chosen_runner, describe
 
@@ -30,10 +29,6 @@ __all__ = ["DEFAULT_BATCH", "DEFAULT_BATCH_BYTES", "DEFAULT_CHUNK", "DEFAULT_DOC
            "least_batch", "next_batch", "open_spec", "open_store", "plan", "prefect_steps", "publish_report",
            "removed_documents", "run_documents", "runner_slots", "settings_from", "source_spec",
            "tombstone"]
-
-# Here, not in flows/__init__.py: every flow module imports this one (rebuild, maintenance), and the query
-# commands of the `pagetree` CLI, which import the flows package without Prefect, stay fast to start.
-unjoined_heartbeats()
 
 plan = task(name="plan", retries=2, retry_delay_seconds=[1, 5], cache_policy=NO_CACHE)(plan_objects)
 index_documents = task(name="index-documents", cache_policy=NO_CACHE, persist_result=False)(index_batch)

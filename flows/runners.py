@@ -14,16 +14,11 @@ from typing import Any, Iterator
 
 RUNNERS = ("threads", "processes", "dask")
 
-#: Settings of the temporary Dask cluster (scheduler, nannies and workers):
-#: - ``worker-saturation`` 1.0: a worker is handed a queued task only when it has a free thread (Dask's default,
-#:   1.1, lets a single-threaded worker hold a second one in reserve). The ingest flow bounds what it has in
-#:   flight itself (two batches per thread, flows.ingest.run_documents), so an existing cluster needs none.
-#: - ``admin.tick.interval`` 500 ms: every Dask server wakes its event loop each 20 ms by default to measure how
-#:   responsive it is (a warning after 3 s blocked). pagetree's tasks run for seconds; at 20 ms an idle
-#:   2-worker cluster used 0.74 s of CPU per 10 s, at 500 ms 0.31 s, and 200 documents parsed on 2 workers
-#:   took 4.39-4.49 s instead of 4.64-4.74 s (benchmarks/results/ingest.md). Workers that preload
-#:   flows.worker_setup slow their own tick the same way on an existing cluster.
-DASK_CLUSTER_CONFIG = {"distributed.scheduler.worker-saturation": 1.0, "distributed.admin.tick.interval": "500ms"}
+#: Settings of the temporary Dask cluster (scheduler, nannies and workers): ``worker-saturation`` 1.0 hands a worker
+#: a queued task only when it has a free thread (Dask's default, 1.1, lets a single-threaded worker hold a second
+#: one in reserve, which unbalances the shrinking tail of flows.ingest.run_documents). An existing cluster needs
+#: none: the flow bounds what it has in flight itself.
+DASK_CLUSTER_CONFIG = {"distributed.scheduler.worker-saturation": 1.0}
 
 
 def local_cluster(**kwargs: Any) -> Any:
@@ -50,16 +45,14 @@ def make_task_runner(kind: str = "threads", workers: int | None = None, dask_add
         if dask_address:
             return DaskTaskRunner(address=dask_address)
         # One thread per worker process: PyMuPDF holds the GIL while parsing. Workers start in parallel (one
-        # nanny each: it is what spawns the process) and preload flows.worker_setup (skips an unused ONNX model).
+        # nanny each: it is what spawns the process) and preload flows.worker_setup (the indexing imports).
         return DaskTaskRunner(cluster_class="flows.runners.local_cluster",
                               cluster_kwargs={"n_workers": workers or 2, "threads_per_worker": 1, "processes": True,
                                               "dashboard_address": None, "preload": ["flows.worker_setup"]})
     if kind == "processes":
         from prefect.task_runners import ProcessPoolTaskRunner
 
-        from flows.worker_setup import skip_layout_model
-
-        return ProcessPoolTaskRunner(max_workers=workers, initializer=skip_layout_model)
+        return ProcessPoolTaskRunner(max_workers=workers)
     if kind == "threads":
         from prefect.task_runners import ThreadPoolTaskRunner
 

@@ -47,7 +47,7 @@ def error_code(exc: BaseException) -> str:
 
 
 def make_client(endpoint_url: str | None = None, max_attempts: int = 5, **kwargs: Any) -> Any:
-    """An S3 client from the AWS chain (a fresh session; the botocore model loader is shared per process)."""
+    """An S3 client from the AWS chain."""
     from botocore.config import Config
 
     from index_store.backends import new_s3_client

@@ -14,7 +14,6 @@ import hashlib
 import os
 import re
 import shutil
-import threading
 import uuid
 from pathlib import Path
 from typing import Any, Iterator, Protocol
@@ -26,27 +25,13 @@ MANIFEST = "manifest.json"
 _DEBRIS_DIR = re.compile(r"^\.(staging|deleting)-")
 _DEBRIS_FILE = re.compile(r"^\..+\.[0-9a-f]{32}\.tmp$")
 
-_BOTO_LOCK = threading.Lock()
-_BOTO_LOADER: Any = None
-
-
 def new_s3_client(endpoint_url: str | None = None, config: Any = None, **kwargs: Any) -> Any:
-    """A boto3 S3 client from a fresh session (the standard credential chain is read again each time: a rotated
-    key or a changed profile is seen), sharing one botocore model loader per process. Loading the S3 service
-    model is ~0.1-0.15 s of CPU, more than parsing a small PDF; with the shared loader a client costs ~15 ms.
-    Sessions are not thread-safe, so clients are built under a lock; the clients themselves are."""
-    global _BOTO_LOADER
+    """A boto3 S3 client from a fresh session: the standard credential chain is read again each time, so a
+    rotated key or a changed profile is seen. Building one costs ~0.1 s of CPU (botocore loads the S3 model);
+    flows keep one per worker process (flows.document.cached_source, open_store)."""
     import boto3
-    import botocore.session
 
-    with _BOTO_LOCK:
-        session = botocore.session.get_session()
-        if _BOTO_LOADER is None:
-            _BOTO_LOADER = session.get_component("data_loader")
-        else:
-            session.register_component("data_loader", _BOTO_LOADER)
-        return boto3.session.Session(botocore_session=session).client(
-            "s3", endpoint_url=endpoint_url or None, config=config, **kwargs)
+    return boto3.session.Session().client("s3", endpoint_url=endpoint_url or None, config=config, **kwargs)
 
 
 class Backend(Protocol):

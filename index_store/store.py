@@ -18,10 +18,13 @@ from index_store import layout
 from index_store.backends import Backend, open_backend
 from index_store.errors import ConflictError, FormatError, IntegrityError, NotFound, StoreError
 from index_store.model import Tree
+from index_store.retry import RetryPolicy, retry_call
 
 #: How old an unfinished write must be before gc removes it: a publisher may be between its manifest and
 #: latest.json (retrying a lost race for seconds), or still writing a staging folder.
 DEFAULT_GRACE_SECONDS = 24 * 3600
+#: First backoff after losing the race for latest.json: another writer's read-and-put takes milliseconds.
+LATEST_RETRY_BASE_SECONDS = 0.05
 
 
 def utcnow() -> str:
@@ -147,22 +150,26 @@ class Store:
         moved latest.json in between; raises ConflictError after ``attempts`` losses.
         """
         key = layout.latest_key(doc_id)
-        for attempt in range(attempts):
+
+        def once() -> bool:
             try:
                 data, tag = self.backend.get_with_tag(key)
                 current = json.loads(data)
             except NotFound:
                 current, tag = None, None
+            wanted = record
             if current and current.get("version") == record["version"]:
                 if all(current.get(k) == v for k, v in record.items() if k != "published_at"):
                     return False
-                record = {**record, "published_at": current.get("published_at", record["published_at"])}
-            try:
-                self.backend.put_if(key, dumps(record), tag)
-                return not (current and current.get("version") == record["version"])
-            except ConflictError:
-                time.sleep(0.05 * (2**attempt))
-        raise ConflictError(f"could not update {key} after {attempts} attempts (concurrent writers)")
+                wanted = {**record, "published_at": current.get("published_at", record["published_at"])}
+            self.backend.put_if(key, dumps(wanted), tag)
+            return not (current and current.get("version") == record["version"])
+
+        try:
+            return retry_call(once, RetryPolicy(attempts - 1, LATEST_RETRY_BASE_SECONDS),
+                              lambda exc: isinstance(exc, ConflictError))
+        except ConflictError:
+            raise ConflictError(f"could not update {key} after {attempts} attempts (concurrent writers)") from None
 
     def put_run(self, run_id: str, report: dict[str, Any]) -> str:
         key = layout.run_key(run_id)

@@ -1,4 +1,4 @@
-"""Cost control around model calls: concurrency slots, retries with backoff + jitter, a circuit breaker.
+"""Cost control around model calls: concurrency slots, retries (the one policy, index_store.retry), a circuit breaker.
 
 Slots cap how many requests are in flight. ``ThreadSlots`` caps one process;
 ``FileSlots`` caps every process on one host that names the same directory
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, ContextManager, Iterator, TypeVar
 
+from index_store.retry import RetryPolicy, retry_call
 from providers.errors import ProviderUnavailable
 
 T = TypeVar("T")
@@ -79,21 +80,6 @@ class Transient(Exception):
     def __init__(self, message: str, retry_after: float | None = None):
         super().__init__(message)
         self.retry_after = retry_after
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Exponential backoff with jitter; a server's Retry-After wins (capped at ``max_delay``)."""
-
-    max_retries: int = 4
-    base_delay: float = 0.5
-    max_delay: float = 20.0
-
-    def delay(self, attempt: int, retry_after: float | None = None) -> float:
-        if retry_after is not None and retry_after >= 0:
-            return min(retry_after, self.max_delay) + random.uniform(0, self.base_delay / 4)
-        ceiling = min(self.max_delay, self.base_delay * (2**attempt))
-        return ceiling / 2 + random.uniform(0, ceiling / 2)  # "equal jitter": never 0, never in lockstep
 
 
 class CircuitBreaker:
@@ -157,18 +143,21 @@ def call_with_retries(
     sleep: Callable[[float], None] = time.sleep,
     counter: Attempts | None = None,
 ) -> T:
-    """Run ``attempt`` holding a slot; on Transient back off and repeat; exhausted -> ProviderUnavailable."""
-    last: Transient | None = None
-    for n in range(policy.max_retries + 1):
-        if n:
-            if counter is not None:
-                counter.retries += 1
-            sleep(policy.delay(n - 1, last.retry_after if last else None))
-        try:
-            if slots is None:
-                return attempt()
-            with slots():
-                return attempt()
-        except Transient as exc:
-            last = exc
-    raise ProviderUnavailable(f"gave up after {policy.max_retries + 1} attempts: {last}")
+    """Run ``attempt`` holding a slot; on Transient back off (``index_store.retry``, Retry-After honoured) and
+    repeat; exhausted -> ProviderUnavailable."""
+
+    def once() -> T:
+        if slots is None:
+            return attempt()
+        with slots():
+            return attempt()
+
+    def count(exc: BaseException, delay: float) -> None:
+        if counter is not None:
+            counter.retries += 1
+
+    try:
+        return retry_call(once, policy, lambda exc: isinstance(exc, Transient),
+                          retry_after=lambda exc: getattr(exc, "retry_after", None), on_retry=count, sleep=sleep)
+    except Transient as exc:
+        raise ProviderUnavailable(f"gave up after {policy.max_retries + 1} attempts: {exc}") from exc

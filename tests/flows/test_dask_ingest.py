@@ -108,7 +108,7 @@ def test_a_batch_whose_worker_is_killed_is_rerun_one_document_per_task(prefect_h
     src = new_bucket(s3, "killed")
     for i in range(6):
         s3.put_object(Bucket=src, Key=f"d{i}.pdf", Body=pdf_bytes(f"Killed {i}", pages=2))
-    fault_proxy.stall_seconds = 12.0
+    fault_proxy.stall_seconds = 30.0  # the window for d3-d4 to be published; the kill ends it (no wait when passing)
     fault_proxy.add("/d1.pdf", "stall", times=1)  # holds the first batch (d0-d2) on its worker until we kill it
     store_uri = str(tmp_path / "index")
     killed: list[int] = []
@@ -121,7 +121,9 @@ def test_a_batch_whose_worker_is_killed_is_rerun_one_document_per_task(prefect_h
         def kill_when_stalled() -> None:
             # Once d1's download hangs and d3-d4 are published, the only busy worker is the one holding d0-d2
             # (d0 already published; d5 may be queued behind it): kill it, and only it, like an out-of-memory kill.
-            for _ in range(600):
+            # A generous deadline: on a loaded 2-core machine a fresh worker's imports alone took 40 s.
+            deadline = time.monotonic() + 300
+            while time.monotonic() < deadline:
                 stalled = any(line.endswith("/d1.pdf") for line in fault_proxy.log)
                 if stalled and {"d3", "d4"} <= set(Store(store_uri).doc_ids()):
                     busy = [addr for addr, keys in client.processing().items() if keys]

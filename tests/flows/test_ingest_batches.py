@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from flows.document import backoff_delays, cached_source, retrying
+from flows.document import cached_source
 from flows.ingest import PlanItem, batches, index_documents, ingest, least_batch, source_spec
 from flows.ingest_run import rerun_outcome
-from flows.sources import ObjectDenied, SourceObject, TransientObjectError
+from flows.sources import SourceObject
 from index_store.store import Store
 from tests.support.s3 import fault_proxy, moto_endpoint, new_bucket, pdf_bytes, s3  # noqa: F401  (fixtures)
 
@@ -92,40 +92,6 @@ def test_a_rerun_keeps_the_status_the_plan_gave():
         assert rerun_outcome(item, DocOutcome("x", "s3://b/x.pdf", "unchanged")).status == planned
     failed = DocOutcome("x", "s3://b/x.pdf", "failed", error="boom")
     assert rerun_outcome(_item("x"), failed).status == "failed"
-
-
-def test_retrying_backs_off_on_transient_errors_only():
-    slept: list[float] = []
-    calls: list[int] = []
-
-    def flaky() -> str:
-        calls.append(1)
-        if len(calls) < 3:
-            raise TransientObjectError("503 SlowDown")
-        return "body"
-
-    def transient(exc: BaseException) -> bool:
-        return getattr(exc, "transient", False)
-
-    assert retrying(flaky, [0.5, 1.0, 2.0], transient, sleep=slept.append) == "body"
-    assert slept == [0.5, 1.0] and len(calls) == 3
-
-    slept.clear()
-    with pytest.raises(ObjectDenied):
-        retrying(lambda: (_ for _ in ()).throw(ObjectDenied("403")), [0.5, 1.0], transient, sleep=slept.append)
-    assert slept == []  # access denied is not retried now (the next run retries it)
-
-    calls.clear()
-    with pytest.raises(TransientObjectError):
-        retrying(lambda: calls.append(1) or (_ for _ in ()).throw(TransientObjectError("x")), [0.1, 0.2],
-                 transient, sleep=slept.append)
-    assert len(calls) == 3  # the first attempt plus one per delay
-
-
-def test_backoff_doubles_within_the_jitter_band():
-    for _ in range(20):
-        delays = backoff_delays(4, 2.0, jitter=0.5)
-        assert [1.0 <= delays[0] <= 3.0, 2.0 <= delays[1] <= 6.0, 4.0 <= delays[2] <= 12.0, 8.0 <= delays[3] <= 24.0] == [True] * 4
 
 
 def test_one_batch_isolates_each_documents_failure_retry_and_timeout(s3, moto_endpoint, fault_proxy, tmp_path):

@@ -54,21 +54,26 @@ def test_call_with_retries_sleeps_between_attempts_and_gives_up() -> None:
 
 def test_file_slots_cap_concurrency_across_processes(tmp_path: Path) -> None:
     log = tmp_path / "log.jsonl"
-    go = time.time() + 3.0  # every worker starts at once, however slowly each process came up
+    ready = tmp_path / "ready"
+    ready.mkdir()
+    # Every worker starts at once, however slowly each process came up on a loaded machine: a file barrier,
+    # not a start time; each holds its slot long enough (0.3 s) that two holders overlap.
     worker = textwrap.dedent(f"""
         import json, os, sys, time
         sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
         from providers.limits import FileSlots
         slots = FileSlots({str(tmp_path / "slots")!r}, 2)
-        time.sleep(max(0.0, {go!r} - time.time()))
+        open(os.path.join({str(ready)!r}, str(os.getpid())), "w").close()
+        while len(os.listdir({str(ready)!r})) < 4:
+            time.sleep(0.01)
         for _ in range(3):
             with slots():
-                start = time.time(); time.sleep(0.15); end = time.time()
+                start = time.time(); time.sleep(0.3); end = time.time()
             with open({str(log)!r}, "a") as fh:
                 fh.write(json.dumps([start, end]) + "\\n")
     """)
     procs = [subprocess.Popen([sys.executable, "-c", worker]) for _ in range(4)]
-    assert all(p.wait(timeout=60) == 0 for p in procs)
+    assert all(p.wait(timeout=120) == 0 for p in procs)
     spans = [json.loads(line) for line in log.read_text().splitlines()]
     assert len(spans) == 12
     peak = max(sum(1 for s, e in spans if s <= t < e) for t, _ in spans)
