@@ -37,7 +37,8 @@ _BATCH_PARAMS = ("jobs", "store_uri", "settings", "store_endpoint", "retry_base"
 
 def runner_slots(task_runner: Any = None) -> int:
     """How many tasks the flow's task runner runs at once (Dask: the cluster's threads now; a pool: its
-    size); 4 when it cannot tell, e.g. an unbounded thread pool."""
+    size, as ``flows.pools`` records it or Prefect's thread-pool setting gives it); 4 when it cannot tell, e.g.
+    an unbounded thread pool."""
     if task_runner is None:
         from prefect.context import FlowRunContext
 
@@ -47,7 +48,13 @@ def runner_slots(task_runner: Any = None) -> int:
         client = getattr(task_runner, "client", None)  # prefect-dask's DaskTaskRunner: a distributed Client
         if client is not None and hasattr(client, "nthreads"):
             return max(1, sum(client.nthreads().values()))
-        workers = int(getattr(task_runner, "_max_workers", 0) or 0)  # Prefect's process and thread pools
+        workers = int(getattr(task_runner, "slots", 0) or 0)  # our pools (flows.pools) say their size
+        if not workers and task_runner is not None:
+            from prefect.settings import get_current_settings
+            from prefect.task_runners import ThreadPoolTaskRunner
+
+            if isinstance(task_runner, ThreadPoolTaskRunner):  # Prefect's default pool: its size is a setting
+                workers = int(get_current_settings().tasks.runner.thread_pool_max_workers or 0)
     except Exception:  # a cluster that cannot answer: the default below is safe, only less balanced
         return 4
     return workers if 0 < workers <= 256 else 4

@@ -50,13 +50,13 @@ def make_task_runner(kind: str = "threads", workers: int | None = None, dask_add
                               cluster_kwargs={"n_workers": workers or 2, "threads_per_worker": 1, "processes": True,
                                               "dashboard_address": None, "preload": ["flows.worker_setup"]})
     if kind == "processes":
-        from prefect.task_runners import ProcessPoolTaskRunner
+        from flows.pools import SizedProcessPool
 
-        return ProcessPoolTaskRunner(max_workers=workers)
+        return SizedProcessPool(max_workers=workers)
     if kind == "threads":
-        from prefect.task_runners import ThreadPoolTaskRunner
+        from flows.pools import SizedThreadPool
 
-        return ThreadPoolTaskRunner(max_workers=workers)
+        return SizedThreadPool(max_workers=workers)
     raise RunnerError(f"unknown task runner {kind!r}: choose one of {', '.join(RUNNERS)}")
 
 

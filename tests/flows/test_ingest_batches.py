@@ -175,11 +175,16 @@ def test_the_flow_runs_one_task_per_batch_and_maps_outcomes_back(prefect_harness
 
 
 def test_the_schedule_reads_the_runners_slots():
-    from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
+    from prefect.settings import PREFECT_TASKS_RUNNER_THREAD_POOL_MAX_WORKERS, temporary_settings
+    from prefect.task_runners import ThreadPoolTaskRunner
 
     from flows.ingest import runner_slots
+    from flows.runners import make_task_runner
 
-    assert runner_slots(ThreadPoolTaskRunner(max_workers=3)) == 3
-    assert runner_slots(ProcessPoolTaskRunner(max_workers=2)) == 2
+    assert runner_slots(make_task_runner("threads", 3)) == 3
+    assert runner_slots(make_task_runner("processes", 2)) == 2
+    assert runner_slots(make_task_runner("threads", 3).duplicate()) == 3  # Prefect copies the runner per flow run
     assert runner_slots(ThreadPoolTaskRunner()) == 4  # unbounded: the default
+    with temporary_settings({PREFECT_TASKS_RUNNER_THREAD_POOL_MAX_WORKERS: 5}):
+        assert runner_slots(ThreadPoolTaskRunner()) == 5  # Prefect's default pool, sized by its setting
     assert runner_slots(None) == 4  # outside a flow run
