@@ -64,8 +64,8 @@ _CACHE_LOCK = threading.Lock()
 
 
 def _per_process(key: tuple[Any, ...], make: Callable[[], T]) -> T:
-    """``make()`` once per process for ``key``: S3 sources and stores hold a boto3 client, which costs ~0.1 s
-    of CPU to build (index_store.backends.new_s3_client) and is thread-safe once built. A long-lived worker
+    """``make()`` once per process for ``key``: S3 sources and stores hold a boto3 client, which is costly
+    to build (index_store.backends.new_s3_client; benchmarks/results/comment-figures.md) and is thread-safe once built. A long-lived worker
     serving many runs keeps at most 32 of them."""
     with _CACHE_LOCK:
         if key not in _CACHE:

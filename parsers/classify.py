@@ -23,7 +23,7 @@ class PageKind(str, Enum):
 # Thresholds (characters are non-whitespace characters of the text layer).
 MIN_TEXT_CHARS = 20  # below this a page has "no text" (a page number, a stray header)
 LITTLE_TEXT_CHARS = 300  # below this a page has "little text" (a figure with a caption)
-GARBAGE_RATIO = 0.05  # share of unmappable glyphs above which the text layer is garbage (corpus max: 0.3%)
+GARBAGE_RATIO = 0.05  # share of unmappable glyphs above which the text layer is garbage (far above sound text's)
 MIN_VOWEL_SHARE = 0.2  # Latin-script text has 30-45% vowels; fonts decoded by glyph id ("QVWDOODWLRQ") far fewer
 VOWEL_MIN_LETTERS = 100  # letters needed before the vowel share means anything
 SCAN_COVERAGE = 0.5  # image share of the page above which a text-less page is a scan

@@ -37,8 +37,8 @@ MAX_GOOD_SHARE_PAST_END = 0.25  # a TOC tail projected past the last page is cut
 MAX_SPLIT_PAGES = 400  # do not build layouts for more pages than this when splitting leaves
 MAX_LEAF_TOKENS = 20_000  # a leaf above this many (approximate) tokens is split even if short in pages
 # A fine-grained author outline (bookmarks or a printed TOC) is split only where a leaf exceeds this many
-# times the limits: the manuals' longest bookmark leaves (an index, a reference section) are 1.1-2.3x the
-# 10-page limit, a 10-K's Risk Factors or MD&A 1.5-2.5x.
+# times the limits: an author's long leaf (an index, a reference section, a 10-K's Risk Factors or MD&A) is
+# a unit the author chose; the corpus figures are in benchmarks/results/comment-figures.md.
 OUTLINE_SPLIT_FACTOR = 4
 AUTHOR_OUTLINES = ("bookmarks", "toc")
 # A back-of-book index ("Index", "Concept Index", "Index of Commands"), not a filing's "Index to ... Statements".
