@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 
-_LEGAL = frozenset("the inc incorporated corp corporation company co ltd limited plc llc lp nv sa ag group holdings holding "
-                   "of and".split())
+#: Words of a company's legal form, dropped from its name wherever names are matched (here and query.periods).
+LEGAL_WORDS = frozenset("the inc incorporated corp corporation company co ltd limited plc llc lp nv sa ag group holdings holding".split())
+_NOT_CORE = LEGAL_WORDS | {"of", "and"}  # nor are connecting words part of a short form ("Bank of America" -> "bankamerica")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|&")
 # "MGM R ESORTS I NTERNATIONAL": small capitals extracted with their larger first letter set apart.
 _SPLIT_CAPS = re.compile(r"\b([A-Z]) ([A-Z]{2,})\b")
@@ -27,7 +28,7 @@ def mend_small_caps(name: str) -> str:
 def short_forms(name: str) -> list[str]:
     """Short forms of an issuer's printed name (see the module docstring); lower case, may be empty."""
     words = [w for w in _WORD.findall(mend_small_caps(name).lower())]
-    core = [w for w in words if w not in _LEGAL]
+    core = [w for w in words if w not in _NOT_CORE]
     if not core:
         return []
     out = []

@@ -20,6 +20,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
+from query.names import LEGAL_WORDS
+
 _MONTHS = "january february march april may june july august september october november december".split()
 _MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 _ORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
@@ -51,7 +53,7 @@ _FORM_OF_DOC = re.compile(r"\bform\s+(10-k\w*|10-q\w*|8-k|20-f|40-f|6-k)\b", re.
 _ENDED = re.compile(r"(fiscal\s+year|quarter|transition\s+period)\s+ended\s+" + _MONTH + r"\s+(\d{1,2})\s*,?\s*" + _YEAR, re.I)
 _DATED = re.compile(r"report\s+dated\s+" + _MONTH + r"\s+(\d{1,2})\s*,?\s*" + _YEAR, re.I)
 _COMPANY = re.compile(r"Company:\s*([^.]+(?:\.(?! )[^.]*)*)")
-_LEGAL = re.compile(r"\b(?:the|inc|incorporated|corp|corporation|company|co|ltd|limited|plc|llc|lp|nv|sa|ag|group|holdings?)\b")
+_LEGAL = re.compile(r"\b(?:" + "|".join(sorted(LEGAL_WORDS)) + r")\b")
 RELEASE_HEAD = 400  # characters of a release's description that hold its headline and lead
 
 ANNUAL, QUARTER, EVENT = "annual", "quarter", "event"
