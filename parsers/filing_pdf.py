@@ -20,6 +20,7 @@ from typing import Any, Callable
 from parsers import filing_anatomy as fa
 from parsers.offsets import title_key
 from parsers.ranges import Entry
+from parsers.sections import title_pattern
 
 FORM_PAGES = 3  # the cover (and a facing page) names the form
 MIN_ITEMS = 3
@@ -302,8 +303,8 @@ def filing_items(page_count: int, text: Callable[[int], str]) -> tuple[list[tupl
 def _offset(page_text: str, title: str) -> int:
     """Where ``title`` starts in its page's text, orders entries within a page; the page's end when it is not
     found (a contents title reworded in the body): after the Part and Item heads of its page, not before."""
-    words = re.findall(r"\w+", title)[:8]
-    m = re.compile(r"\W*".join(re.escape(w) for w in words), re.I).search(page_text) if words else None
+    pattern = title_pattern(title)
+    m = pattern.search(page_text) if pattern is not None else None
     return m.start() if m else len(page_text)
 
 

@@ -15,7 +15,8 @@ from index_store.model import Node
 _MIN_SPILL_CHARS = 80  # text before a mid-page heading that counts as a section running on
 
 
-def _title_pattern(title: str) -> re.Pattern[str] | None:
+def title_pattern(title: str) -> re.Pattern[str] | None:
+    """A heading's first eight words, any punctuation or spacing between them, case-insensitive (None: no words)."""
     words = re.findall(r"\w+", title)[:8]
     if not words:
         return None
@@ -33,7 +34,7 @@ def locate_headings(nodes: list[Node], pages: list[str]) -> list[tuple[int, int]
             page, start = prev
         text = pages[page - 1] if page - 1 < len(pages) else ""
         offset = start
-        pattern = _title_pattern(node.title)
+        pattern = title_pattern(node.title)
         if pattern is not None:
             match = pattern.search(text, start)
             if match:
