@@ -114,7 +114,7 @@ _TAG_NAMES: dict[Any, str] = {}  # tag -> name, for tags whose name does not dep
 _PREFIXED: dict[tuple[str, str | None], str] = {}
 
 
-def _tag(el: Any) -> str:
+def element_tag(el: Any) -> str:
     """"ix:nonfraction", "div": lower-case; XHTML elements by their local name, inline-XBRL ones as "ix:...",
     other namespaces with the prefix the document uses (cached: this runs once per element)."""
     tag = el.tag
@@ -142,7 +142,7 @@ def _tag(el: Any) -> str:
     return name
 
 
-def _attrs(el: Any) -> dict[str, str]:
+def element_attrs(el: Any) -> dict[str, str]:
     """Attributes by lower-case local name (XML keeps case, the HTML parser lowers it)."""
     out = {}
     for k, v in el.attrib.items():
@@ -367,7 +367,7 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
                 runs.append((tail, stack[-1][1]))
             continue
         ctx = stack[-1][1]
-        tag = tag_names(el.tag) or _tag(el)
+        tag = tag_names(el.tag) or element_tag(el)
         if not tag or tag in _SKIP:
             if tag == "ix:header":
                 header = el
@@ -380,7 +380,7 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
         hit = style_cache.get(key)
         inner, hidden, brk_before, brk_after = hit if hit is not None else styles.inside(key)
         if hidden:
-            header = next((x for x in el.iter() if _tag(x) == "ix:header"), header)
+            header = next((x for x in el.iter() if element_tag(x) == "ix:header"), header)
             walk.skip_subtree()
             push((tag, ctx, False, False))
             continue
@@ -406,7 +406,7 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
             runs.append(("\n" if styles.ctxs[inner].pre else " ", inner))
         elif tag in _FACT_TAGS:
             # The block its text joins: the one being filled now (appended next).
-            facts.append(FactMark(tag, _attrs(el), _fact_value(el, tag), len(b.blocks)))
+            facts.append(FactMark(tag, element_attrs(el), fact_value(el, tag), len(b.blocks)))
         elif tag == "img":
             alt = (get("alt") or "").strip()
             if alt and not _FILE_NAME.match(alt):  # a file name is not a description
@@ -428,7 +428,7 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
     return HtmlDocument(blocks=b.blocks, title=title, facts=facts, header=header, decisions=decisions)
 
 
-def _fact_value(el: Any, tag: str) -> str:
+def fact_value(el: Any, tag: str) -> str:
     text = "".join(el.itertext())
     if tag == "ix:nonfraction":
         return " ".join(text.split())

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from index_store.model import FactRow
-from parsers.html_doc import FactMark, _attrs, _fact_value, _tag
+from parsers.html_doc import FactMark, element_attrs, element_tag, fact_value
 
 _ZERO_FORMATS = ("fixed-zero", "zerodash", "fixed-empty")
 
@@ -58,15 +58,15 @@ def contexts_and_units(header: Any) -> tuple[dict[str, dict[str, Any]], dict[str
                 elif name == "instant":
                     ctx["instant"] = _text(sub)
                 elif name in ("explicitmember", "typedmember"):
-                    ctx["dimensions"][_attrs(sub).get("dimension", "")] = _text(sub)
-            contexts[_attrs(el).get("id", "")] = ctx
+                    ctx["dimensions"][element_attrs(sub).get("dimension", "")] = _text(sub)
+            contexts[element_attrs(el).get("id", "")] = ctx
         elif local == "unit":
             measures = [_text(m) for m in el.iter() if _local(m) == "measure"]
             parts = [_local(d) for d in el.iter()]
             if "divide" in parts and len(measures) == 2:
-                units[_attrs(el).get("id", "")] = f"{measures[0]}/{measures[1]}"
+                units[element_attrs(el).get("id", "")] = f"{measures[0]}/{measures[1]}"
             else:
-                units[_attrs(el).get("id", "")] = "*".join(measures)
+                units[element_attrs(el).get("id", "")] = "*".join(measures)
     return contexts, units
 
 
@@ -76,9 +76,9 @@ def hidden_marks(header: Any) -> list[FactMark]:
     if header is None:
         return out
     for el in header.iter():
-        tag = _tag(el)
+        tag = element_tag(el)
         if tag in ("ix:nonfraction", "ix:nonnumeric"):
-            out.append(FactMark(tag, _attrs(el), _fact_value(el, tag), None))
+            out.append(FactMark(tag, element_attrs(el), fact_value(el, tag), None))
     return out
 
 
