@@ -122,7 +122,7 @@ def index_markup(path: Path, doc_id: str, fmt: str, settings: Any, *, sha256: st
                  progress: Any = None, model_usage: Any = None) -> Any:
     """Index one HTML or Markdown document (``fmt``); see parsers.pipeline.index_document."""
     from parsers.describe import describe
-    from parsers.pipeline import DocumentIndex, catalog_description, degraded_build, document_version
+    from parsers.result import DocumentIndex, catalog_description, degraded_build, document_version
     from parsers.summarize import summarize_document
 
     t0 = time.perf_counter()

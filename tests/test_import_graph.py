@@ -28,8 +28,6 @@ ALLOWED: dict[str, set[str]] = {
 }
 #: The provider interface: the only providers module query may import.
 PROVIDER_INTERFACE = "providers"
-#: Known inside parsers and not among issue 19's named cycles; listed so that no new one slips in beside it.
-KNOWN_CYCLES = [["parsers.markup_pipeline", "parsers.pipeline"]]  # markup builds its DocumentIndex with pipeline's
 
 
 def _module_name(path: Path) -> str:
@@ -134,7 +132,7 @@ def test_packages_import_one_way() -> None:
 
 
 def test_no_module_import_cycle() -> None:
-    assert [c for c in cycles(graph(source_files())) if c not in KNOWN_CYCLES] == []
+    assert cycles(graph(source_files())) == []
 
 
 def _write(root: Path, files: dict[str, str]) -> list[Path]:

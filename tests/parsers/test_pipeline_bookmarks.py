@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from parsers.errors import DocumentError
-from parsers.pipeline import PipelineSettings, index_document, version_id
+from parsers.pipeline import PipelineSettings, index_document
+from parsers.result import version_id
 from tests.pdfs import encrypted_pdf, text_pdf, truncated_pdf
 
 
