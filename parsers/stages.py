@@ -132,7 +132,7 @@ def _digest(value: Any) -> str:
 
 
 def output_digests(index: Any) -> dict[str, str]:
-    """A digest of what each stage produced for one indexed document (a parsers.pipeline.DocumentIndex).
+    """A digest of what each stage produced for one indexed document (a parsers.result.DocumentIndex).
 
     Each digest covers only its own stage's output, so the stage that changed is the first whose digest
     differs (later stages then differ because their input did)."""
