@@ -10,13 +10,15 @@ from __future__ import annotations
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
 
-class SizedThreadPool(ThreadPoolTaskRunner):
+class _Sized:
     def __init__(self, max_workers: int | None = None):
-        super().__init__(max_workers=max_workers)
+        super().__init__(max_workers=max_workers)  # type: ignore[call-arg]  # the pool class after this one
         self.slots = max_workers
 
 
-class SizedProcessPool(ProcessPoolTaskRunner):
-    def __init__(self, max_workers: int | None = None):
-        super().__init__(max_workers=max_workers)
-        self.slots = max_workers
+class SizedThreadPool(_Sized, ThreadPoolTaskRunner):
+    pass
+
+
+class SizedProcessPool(_Sized, ProcessPoolTaskRunner):
+    pass
