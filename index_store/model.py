@@ -33,6 +33,10 @@ SYNTHETIC_KINDS = ("front_matter", KIND_PAGE_GROUP)
 SUMMARY_MAX_WORDS = 30
 #: Joins the titles from the first level down to a node into its path ("Chapter > Section").
 PATH_SEP = " > "
+#: Words of a company's legal form ("Inc", "plc", "Holdings"): not part of the name a reader calls it by, wherever
+#: names are read (parsers/describe.py) or matched (query/names.py, query/periods.py).
+LEGAL_WORDS = frozenset("the inc incorporated corp corporation company co ltd limited plc llc lp nv sa ag group holdings "
+                        "holding".split())
 
 
 @dataclass

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from index_store.model import DOC_KINDS, Node
+from index_store.model import DOC_KINDS, LEGAL_WORDS, Node
 from parsers.layout import PageLayout
 
 COVER_HEAD = 600         # characters of a cover page that hold the Commission's name (the form within twice that)
@@ -58,8 +58,35 @@ _STATEMENT_HEADING = re.compile(
 _ITEM = re.compile(r"^item\s+\d{1,2}[a-z]?\b", re.I)
 _OTHER_FIELD = re.compile(r"\(\s*(?:state|i\.?\s*r\.?\s*s|address|zip|commission|registrant.s\s+telephone)", re.I)
 _SUBSIDIARIES = re.compile(r"\s+and\s+(?:its\s+)?(?:consolidated\s+)?subsidiaries\b.*$", re.I)
-_LEGAL_WORDS = frozenset("the inc incorporated corp corporation company co ltd limited plc llc lp nv sa group holdings".split())
 _CAPITALISED = re.compile(r"\b[A-Z][A-Za-z]{2,9}\b")
+# The kind of report each form is (what a reader asks for: "the annual report", "the 8-K", "the proxy").
+REPORT_OF_FORM = {"10-K": "annual report", "10-KT": "annual report", "10-K405": "annual report", "20-F": "annual report",
+                  "40-F": "annual report", "10-Q": "quarterly report", "10-QT": "quarterly report",
+                  "8-K": "current report", "6-K": "current report", "DEF 14A": "proxy statement",
+                  "S-1": "registration statement", "S-4": "registration statement", "11-K": "annual report"}
+# A current report lists the events it reports as numbered Items ("Item 5.02. Departure of Directors ..."); the
+# description names them by their titles in Form 8-K, since printed titles run on into the text.
+EVENT_ITEMS = {
+    "1.01": "Entry into a Material Definitive Agreement", "1.02": "Termination of a Material Definitive Agreement",
+    "1.03": "Bankruptcy or Receivership", "1.05": "Material Cybersecurity Incidents",
+    "2.01": "Completion of Acquisition or Disposition of Assets", "2.02": "Results of Operations and Financial Condition",
+    "2.03": "Creation of a Direct Financial Obligation", "2.05": "Costs Associated with Exit or Disposal Activities",
+    "2.06": "Material Impairments", "3.01": "Notice of Delisting or Failure to Satisfy a Continued Listing Rule",
+    "3.02": "Unregistered Sales of Equity Securities", "3.03": "Material Modification to Rights of Security Holders",
+    "4.01": "Changes in Registrant's Certifying Accountant",
+    "4.02": "Non-Reliance on Previously Issued Financial Statements", "5.01": "Changes in Control of Registrant",
+    "5.02": "Departure of Directors or Certain Officers; Election of Directors; Appointment of Certain Officers; "
+            "Compensatory Arrangements of Certain Officers",
+    "5.03": "Amendments to Articles of Incorporation or Bylaws; Change in Fiscal Year",
+    "5.07": "Submission of Matters to a Vote of Security Holders", "7.01": "Regulation FD Disclosure",
+    "8.01": "Other Events", "9.01": "Financial Statements and Exhibits"}
+_EVENT_ITEM = re.compile(r"\bItem\s+(\d\.\d\d)\b")
+_PRESS_EXHIBIT = re.compile(r"\bpress\s+release\b", re.I)
+MAX_EVENT_ITEMS = 6
+# A release that announces results is an earnings release ("Amcor reports fiscal 2023 results"); any other is a
+# press release.
+_RESULTS = re.compile(r"\b(?:results|earnings|quarter|full[\s-]+year|fiscal\s+year)\b", re.I)
+_REPORTS_RESULTS = re.compile(r"\b(?:reports?|reported|announces?|announced)\b.{0,80}\b(?:results|earnings)\b", re.I)
 ALIAS_PAGES = 3          # a short name the document uses on at least this many pages
 _GENERATED = re.compile(r"^(?:pages?\s+\d+|front\s+matter)\b", re.I)
 _MONTHS = ("january february march april may june july august september october november december").split()
@@ -125,6 +152,34 @@ def release_facts(texts: Sequence[str]) -> dict[str, Any]:
     return {}
 
 
+def event_items(texts: Sequence[str]) -> list[str]:
+    """The Items a current report (8-K) reports, "5.02 Departure of Directors ...", in order, each once."""
+    found: dict[str, str] = {}
+    for text in texts:
+        for m in _EVENT_ITEM.finditer(_flat(text)):
+            if m.group(1) in EVENT_ITEMS:
+                found.setdefault(m.group(1), f"{m.group(1)} {EVENT_ITEMS[m.group(1)]}")
+            if len(found) >= MAX_EVENT_ITEMS:
+                return list(found.values())
+    return list(found.values())
+
+
+def report_kind(texts: Sequence[str], facts: dict[str, Any]) -> str:
+    """What kind of report this is, in a reader's words: "annual report", "current report", "earnings release", …
+    ('' when unknown). A current report that furnishes a press release says so ("current report with a press
+    release"): the release is what a question about it quotes."""
+    form = facts.get("form")
+    if form:
+        kind = REPORT_OF_FORM.get(form, "")
+        if kind == "current report" and any(_PRESS_EXHIBIT.search(t) for t in texts):
+            kind += " with a press release"
+        return kind
+    if facts.get("company"):
+        return "earnings release" if _RESULTS.search(f"{facts.get('headline', '')} {facts.get('lead', '')}") else "press release"
+    # No listing line to name the issuer, but a headline that reports results: still an earnings release.
+    return "earnings release" if _REPORTS_RESULTS.search(facts.get("headline", "")) else ""
+
+
 def fiscal_year(period_end: str, period: str) -> int | None:
     """The fiscal year a period ending on ``period_end`` is named by.
 
@@ -177,7 +232,7 @@ def short_names(texts: Sequence[str], company: str) -> list[str]:
     """Names the document calls its issuer by, when they are made of the first letters of its name's words
     ("Amex" for American Express, "FedEx" for Federal Express): capitalised words, on at least
     ALIAS_PAGES pages, that split into prefixes of two or more of the name's words, in order."""
-    words = [w for w in re.findall(r"[a-z]+", company.lower()) if w not in _LEGAL_WORDS]
+    words = [w for w in re.findall(r"[a-z]+", company.lower()) if w not in LEGAL_WORDS]
     if len(words) < 2:
         return []
     pages: dict[str, int] = {}
@@ -294,9 +349,13 @@ def describe(texts: Sequence[str], layouts: Sequence[PageLayout], root: Node, *,
     """Kind, title and description of a document from its page texts, first pages' layouts and tree
     (``cover``: the cover facts the document tags, see with_tagged_cover)."""
     facts = with_tagged_cover(cover_facts(texts) or release_facts(texts), cover)
+    if facts.get("form") in ("8-K", "6-K") and (items := event_items(texts[:COVER_PAGES + 2])):
+        facts["items"] = items
+    printed = printed_title(layouts)
+    if (report := report_kind(texts, {**facts, "headline": printed})):
+        facts["report"] = report
     kind = classify(texts, root, facts)
     assert kind in DOC_KINDS
-    printed = printed_title(layouts)
     meta = sensible_metadata_title(metadata_title)
     outline = top_titles(root)
     parts: list[str] = []
@@ -312,16 +371,23 @@ def describe(texts: Sequence[str], layouts: Sequence[PageLayout], root: Node, *,
         if facts.get("fiscal_period") and facts.get("fiscal_year"):  # tagged: "Q1", "FY"
             fy += f" {facts['fiscal_period']} {facts['fiscal_year']}"
         parts += [title, f"Company: {company}", f"Form {facts['form']}", fy]
+        if facts.get("report"):
+            parts.append(f"Report: {facts['report']}")
+        if facts.get("items"):
+            parts.append("Items: " + "; ".join(facts["items"]))
         if facts.get("aliases"):
             parts.append("Also called: " + " ".join(facts["aliases"]))
         if facts.get("symbols"):
             parts.append("Trading symbols: " + " ".join(facts["symbols"]))
     elif facts.get("company"):  # a press release: its headline, issuer, ticker and opening lines
         title = printed or f"{facts['company']} news release"
-        parts += [title, f"Company: {facts['company']}", "Trading symbols: " + " ".join(facts["symbols"]), facts["lead"]]
+        parts += [title, f"Company: {facts['company']}", "Trading symbols: " + " ".join(facts["symbols"]),
+                  f"Report: {facts['report']}" if facts.get("report") else "", facts["lead"]]
     else:
         title = printed or meta or fallback_title
         parts.append(title)
+        if facts.get("report"):
+            parts.append(f"Report: {facts['report']}")
         if meta and meta.casefold() != title.casefold():
             parts.append(meta)
         if summary and kind != "filing":

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 
-#: Words of a company's legal form, dropped from its name wherever names are matched (here and query.periods).
-LEGAL_WORDS = frozenset("the inc incorporated corp corporation company co ltd limited plc llc lp nv sa ag group holdings holding".split())
+from index_store.model import LEGAL_WORDS  # one list for indexing and matching (query.periods imports it from here)
 _NOT_CORE = LEGAL_WORDS | {"of", "and"}  # nor are connecting words part of a short form ("Bank of America" -> "bankamerica")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|&")
 # "MGM R ESORTS I NTERNATIONAL": small capitals extracted with their larger first letter set apart.

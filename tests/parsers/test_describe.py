@@ -119,3 +119,40 @@ def test_a_short_name_the_filing_uses_for_its_issuer_is_recorded():
     facts = cover_facts([cover, *body])
     assert facts["aliases"] == ["Globex"]  # Glob(ular) + Ex(change), used on three pages; "Act" is no short name
     assert "Also called: Globex" in describe([cover, *body], [], Node("0000", "x", 0, 1, 5)).description
+
+
+EVENT_COVER = """UNITED STATES
+SECURITIES AND EXCHANGE COMMISSION
+Washington, D.C. 20549
+FORM 8-K
+CURRENT REPORT
+Pursuant to Section 13 or 15(d) of the Securities Exchange Act of 1934
+Date of report (Date of earliest event reported): August 19, 2022
+Globex Corporation
+(Exact name of registrant as specified in its charter)"""
+
+
+def test_a_current_report_is_described_by_its_kind_and_the_items_it_reports():
+    items = ("Item 5.02. Departure of Directors or Certain Officers; Election of Directors; Appointment of Certain "
+             "Officers; Compensatory Arrangements of Certain Officers. On August 19, 2022, the Company issued a press "
+             "release announcing that Jane Roe was appointed Chief Executive Officer.\nItem 9.01 Financial Statements "
+             "and Exhibits. 99.1 Press release dated August 19, 2022")
+    about = describe([EVENT_COVER, items], [], Node("0000", "x", 0, 1, 2))
+    assert about.facts["report"] == "current report with a press release"
+    assert about.facts["items"][0].startswith("5.02 Departure of Directors") and about.facts["items"][1].startswith("9.01")
+    assert "Report: current report with a press release" in about.description
+    assert "Appointment of Certain Officers" in about.description  # the event, by its Form 8-K title
+    annual = describe([COVER, "Item 1. Business"], [], Node("0000", "x", 0, 1, 2))
+    assert annual.facts["report"] == "annual report" and "items" not in annual.facts
+
+
+def test_a_release_that_reports_results_is_an_earnings_release():
+    text = "FOR IMMEDIATE RELEASE\nSPRINGFIELD - Initech, Inc. (NYSE: INTC) today announced results for the fourth quarter."
+    statements = "Consolidated Balance Sheets\nCash 10"
+    assert describe([text, statements], [], Node("0000", "x", 0, 1, 2)).facts["report"] == "earnings release"
+    news = "FOR IMMEDIATE RELEASE\nSPRINGFIELD - Initech, Inc. (NYSE: INTC) opens a plant in Ohio."
+    assert describe([news, statements], [], Node("0000", "x", 0, 1, 2)).facts["report"] == "press release"
+    headline = PageLayout(1, 612, 792, lines=[Line("Initech reports fiscal 2023 results", 72, 100, 500, 130, size=24),
+                                              Line("body text " * 8, 72, 200, 500, 212, size=10)])
+    about = describe(["Initech reports fiscal 2023 results\nbody", statements], [headline], Node("0000", "x", 0, 1, 2))
+    assert about.facts["report"] == "earnings release" and "Report: earnings release" in about.description
