@@ -52,6 +52,16 @@ _FORMS = (("annual", re.compile(r"\b(?:10-?k|20-?f|40-?f|annual\s+report)\b", re
 _FORM_OF_DOC = re.compile(r"\bform\s+(10-k\w*|10-q\w*|8-k|20-f|40-f|6-k)\b", re.I)
 _ENDED = re.compile(r"(fiscal\s+year|quarter|transition\s+period)\s+ended\s+" + _MONTH + r"\s+(\d{1,2})\s*,?\s*" + _YEAR, re.I)
 _DATED = re.compile(r"report\s+dated\s+" + _MONTH + r"\s+(\d{1,2})\s*,?\s*" + _YEAR, re.I)
+# The kind of document a question asks for, beyond its period. An earnings or press release, when named, or when
+# the question wants what a company gives with its results and not in its filings: guidance, an outlook,
+# "adjusted" (non-GAAP) measures.
+_RELEASE_ASKED = re.compile(r"\b(?:(?:earnings|press|news)\s+releases?|earnings\s+(?:report|announcement|call)s?|"
+                            r"guidance|outlook|non[\s-]?gaap|adjusted)\b", re.I)
+# A question about what is expected is answered by the report that gave the expectation: for a year, the report of
+# the year before (its outlook) as well as that year's.
+_FORWARD = re.compile(r"\b(?:expect(?:s|ed|ing|ations?)?|guid(?:e|es|ance)|outlook|forecast(?:s|ed|ing)?)\b", re.I)
+# What parsers/describe.py writes: "Report: earnings release", "Report: current report with a press release".
+_RELEASE_ROW = re.compile(r"\bReport:\s*[^.]*\b(?:earnings|press)\s+release\b")
 _COMPANY = re.compile(r"Company:\s*([^.]+(?:\.(?! )[^.]*)*)")
 _LEGAL = re.compile(r"\b(?:" + "|".join(sorted(LEGAL_WORDS)) + r")\b")
 RELEASE_HEAD = 400  # characters of a release's description that hold its headline and lead
@@ -89,6 +99,8 @@ class Asked:
     quarter_year: int | None = None
     dates: tuple[dt.date, ...] = ()
     form: str | None = None
+    release: bool = False   # asks for an earnings or press release
+    forward: bool = False   # asks what was expected (guidance, an outlook, a forecast)
 
     @property
     def target_year(self) -> int | None:
@@ -118,7 +130,8 @@ def asked(question: str) -> Asked:
         quarter = 3
     form = next((kind for kind, rx in _FORMS if rx.search(question)), None)
     years |= {d.year for d in dates}
-    return Asked(frozenset(years), quarter, quarter_year, tuple(dates), form)
+    return Asked(frozenset(years), quarter, quarter_year, tuple(dates), form,
+                 release=bool(_RELEASE_ASKED.search(question)), forward=bool(_FORWARD.search(question)))
 
 
 def _rounded_month(day: dt.date) -> tuple[int, int]:
@@ -139,15 +152,19 @@ class Covered:
     years: dict[int, float] = field(default_factory=dict)   # fiscal year label -> how surely it names this report
     quarter: int | None = None       # fiscal quarter (4 for an annual report)
     company: str = ""                # a key for the issuer ("" unknown): fiscal year ends are shared per company
+    release: bool = False            # an earnings or press release (or a current report that furnishes one)
 
 
 _PERIOD_CLAUSE = re.compile(r"\bform\s+\S+\s+for\s+the\s+.*$", re.I)
+# A release's headline: "Globex Reports Fourth Quarter and Full Year 2022 Results" names Globex, then the news.
+_HEADLINE_CLAUSE = re.compile(r"\s+(?:reports?|announces?|posts?|delivers?|provides?)\b.*$", re.I)
 
 
 def without_period(title: str) -> str:
     """A filing's title without its form and period ("3M COMPANY Form 10-K for the fiscal year ended …" -> "3M
-    COMPANY"): the period is matched by ``fit``, and the name field should hold names only."""
-    return _PERIOD_CLAUSE.sub("", title or "").strip()
+    COMPANY"), a release's headline without its news ("Globex Reports Fourth Quarter … Results" -> "Globex"): the
+    period is matched by ``fit``, and the name field should hold names only (a long one would dilute them)."""
+    return _HEADLINE_CLAUSE.sub("", _PERIOD_CLAUSE.sub("", title or "")).strip()
 
 
 def company_key(description: str) -> str:
@@ -163,6 +180,8 @@ def covered(title: str, description: str) -> Covered:
     text = f"{title or ''}. {description or ''}"
     cov = Covered(company=company_key(description))
     form = _FORM_OF_DOC.search(text)
+    # Rows described before "Report:" existed: a company named without an SEC form is a release.
+    cov.release = bool(_RELEASE_ROW.search(text)) or (form is None and bool(cov.company))
     ended, dated = _ENDED.search(text), _DATED.search(text)
     if form and (ended or dated):
         name = form.group(1).upper()
@@ -240,19 +259,31 @@ KIND_FIT = {
 }
 # A report of year Y covers Y and compares Y-1 and Y-2; a report of Y-1 gives the outlook for Y.
 YEAR_FIT = {0: 1.0, 1: 0.6, 2: 0.5, -1: 0.5}
+# What was expected for Y was said by the report of Y-1 (its outlook) as much as by Y's own.
+FORWARD_YEAR_FIT = {0: 1.0, -1: 1.0, 1: 0.6, 2: 0.5}
+RELEASE_MISS = 0.7    # a release asked for: the share any other report keeps (selection weights, cross-validated)
 OTHER_YEAR = 0.8      # a named year other than the latest
 UNKNOWN_YEAR = 0.75   # a report whose year could not be read, or no year to compare with
 RECENCY_STEP, RECENCY_FLOOR = 0.2, 0.4  # no year named: each year older than the company's latest report
 
 
-def fit(q: Asked, cov: Covered, latest: int | None = None) -> float:
-    """How well a report fits the period a question asks about, in [0, 1]. ``latest`` is the latest fiscal year
-    among the reports of the company the question names: with no year named, the question asks about now."""
+def fit(q: Asked, cov: Covered, latest: int | None = None, *, release_miss: float | None = None) -> float:
+    """How well a report fits the period and the kind of document a question asks about, in [0, 1]. ``latest`` is
+    the latest fiscal year among the reports of the company the question names: with no year named, the question
+    asks about now. ``release_miss`` (default RELEASE_MISS): the share a report keeps when a release is asked and it
+    is none."""
+    kind_of_doc = 1.0 if cov.release or not q.release else (RELEASE_MISS if release_miss is None else release_miss)
+    return kind_of_doc * _period_fit(q, cov, latest)
+
+
+def _period_fit(q: Asked, cov: Covered, latest: int | None) -> float:
     if q.dates and cov.kind == EVENT and cov.end:
         days = min(abs((d - cov.end).days) for d in q.dates)
         return 1.0 if days <= 7 else 0.6 if days <= 31 else 0.2
     wanted = q.form or (QUARTER if q.quarter in (1, 2, 3) else ANNUAL if q.quarter == 4 else EVENT if q.dates else None)
     kind = KIND_FIT[wanted][cov.kind]
+    if wanted is None and q.forward and not q.years and cov.kind in (ANNUAL, QUARTER):
+        kind = 1.0  # an expectation "now" is in the latest report, whichever kind it is
     if wanted == QUARTER and cov.kind == QUARTER and q.quarter and cov.quarter and q.quarter != cov.quarter:
         kind *= 0.6
     if not cov.years:
@@ -263,9 +294,10 @@ def fit(q: Asked, cov: Covered, latest: int | None = None) -> float:
         # No year named: the question asks about now, so the company's latest report fits best.
         return kind * max(RECENCY_FLOOR, 1.0 - RECENCY_STEP * (latest - max(cov.years)))
     target = q.target_year
+    years_fit = FORWARD_YEAR_FIT if q.forward else YEAR_FIT
     # The latest year named is the report's; an earlier one named beside it is a comparison (or a later one
     # a forecast: "as of FY2021, what will it pay in 2024"), which that year's report also answers, a little less surely.
-    return kind * max(w * YEAR_FIT.get(y - named, 0.0) * (1.0 if named == target else OTHER_YEAR)
+    return kind * max(w * years_fit.get(y - named, 0.0) * (1.0 if named == target else OTHER_YEAR)
                       for y, w in cov.years.items() for named in q.years)
 
 

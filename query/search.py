@@ -8,6 +8,7 @@ tree, and merges the hits best first.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import threading
@@ -17,7 +18,7 @@ from typing import Any, Callable
 from query import periods
 from query.errors import InvalidRequest, NotFoundError
 from query.index import DocIndex, open_index, open_store
-from query.lexical import Hit, add_snippets, lexical_search
+from query.lexical import Hit, add_snippets, lexical_index, lexical_search
 from query.names import mend_small_caps, short_forms
 from query.text import BM25, tokenize
 from query.xref import refs_with_targets
@@ -31,6 +32,12 @@ DESC_SHARE = 0.3  # catalog selection: the best description match counts this sh
 PERIOD_WEIGHT = 1.0  # catalog selection: share of a document's name match added for fitting the period asked (query.periods)
 NAME_K1 = 0.2  # catalog selection: BM25 k1 of the names field; a name either names a document or not, so
 #                a title and a 'Company:' line that repeat it count little more than once
+# Catalog selection: documents of the company first in line whose scores are within this share of its score are
+# told apart by their own text too (the catalog knows a filing's period, not what it reports), adding up to
+# CONTENT_WEIGHT of that score. Chosen on one half of the FinanceBench companies and reported on the other, both
+# ways (benchmarks/results/retrieval.md).
+CONTENT_MARGIN = 0.3
+CONTENT_WEIGHT = 0.3
 _COMPANY = re.compile(r"Company: ([^.]*(?:\.(?! )[^.]*)*)")
 _NAMED = re.compile(r"(?:Company|Also called|Trading symbols): ([^.]*(?:\.(?! )[^.]*)*)")
 
@@ -120,6 +127,7 @@ class _Catalog:
     document covers and its company's latest year (query.periods)."""
 
     ids: list[str]
+    versions: list[str | None]
     names: BM25
     descs: BM25
     covers: list[periods.Covered]
@@ -138,18 +146,19 @@ def _catalog_fields(st: Any, rows: list[dict[str, Any]]) -> _Catalog:
         hit = _FIELDS.get(key)
     if hit is not None:
         return hit
-    ids, names, descs, covers = [], [], [], []
+    ids, versions, names, descs, covers = [], [], [], [], []
     for row in rows:
         described = _describe_row(st, row, len(rows) <= OUTLINE_DESCRIPTION_LIMIT)
         if described is None:
             continue
         ids.append(row["doc_id"])
+        versions.append(row.get("version"))
         names.append(tokenize(described[0]))
         descs.append(tokenize(described[1]))
         covers.append(periods.covered(str(row.get("title") or ""), str(row.get("description") or "")))
     periods.place_quarters(covers)
     latest = periods.latest_years(covers)
-    built = _Catalog(ids, BM25(names, k1=NAME_K1), BM25(descs), covers, [latest.get(c.company) for c in covers])
+    built = _Catalog(ids, versions, BM25(names, k1=NAME_K1), BM25(descs), covers, [latest.get(c.company) for c in covers])
     with _FIELDS_LOCK:
         if len(_FIELDS) >= 16:
             _FIELDS.clear()
@@ -158,8 +167,12 @@ def _catalog_fields(st: Any, rows: list[dict[str, Any]]) -> _Catalog:
 
 
 def select_documents(store: Any, question: str, max_docs: int = 3,
-                     doc_filter: Callable[[str], bool] | None = None) -> tuple[list[tuple[str, float]], dict[str, Any]]:
-    """Documents worth searching, best first: BM25F-style over catalog titles (x3) and descriptions."""
+                     doc_filter: Callable[[str], bool] | None = None,
+                     settings: dict[str, float] | None = None) -> tuple[list[tuple[str, float]], dict[str, Any]]:
+    """Documents worth searching, best first: BM25F-style over catalog titles (x3) and descriptions, the period
+    and kind of report asked, and among one company's close candidates their own text. ``settings`` overrides
+    the selection constants by lower-case name (``content_margin``, ``content_weight``, ``release_miss``, …)."""
+    settings = settings or {}
     st = open_store(store)
     rows = [r for r in st.catalog() if doc_filter is None or doc_filter(r["doc_id"])]
     if not rows:
@@ -177,18 +190,27 @@ def select_documents(store: Any, question: str, max_docs: int = 3,
     named = [t for t in tokenize(" ".join(w for w in question.split() if w[:1].isupper() or any(c.isdigit() for c in w)))
              if not periods.time_token(t)]
     name_scores = [TITLE_FIELD_WEIGHT * s for s in cat.names.scores(named)] if ids else []
+    # A company's documents all name it: each takes the best name match among them, so that the length of a
+    # title (a release's headline, a 10-K's form clause) does not order them; period, kind and text do.
+    best_of: dict[str, float] = {}
+    for cov, sc in zip(cat.covers, name_scores):
+        if cov.company:
+            best_of[cov.company] = max(best_of.get(cov.company, 0.0), sc)
+    name_scores = [best_of.get(cov.company, sc) if sc > 0 else sc for cov, sc in zip(cat.covers, name_scores)]
     desc_scores = cat.descs.scores(q) if ids else []
     # Among the documents a question names, the period decides: the bonus is a share of each document's own
     # name match, so a period never lifts a document of another company.
     asked = periods.asked(question)
-    named_scores = [a * (1 + PERIOD_WEIGHT * periods.fit(asked, cov, latest))
+    release_miss = settings.get("release_miss")
+    named_scores = [a * (1 + settings.get("period_weight", PERIOD_WEIGHT) * periods.fit(asked, cov, latest, release_miss=release_miss))
                     for a, cov, latest in zip(name_scores, cat.covers, cat.latest)]
     top_name, top_desc = max(named_scores, default=0.0), max(desc_scores, default=0.0)
     if top_name > 0 and top_desc > 0:
         # When the question names documents, the description only orders them: scaled to a share of the best
         # name match, a long description that shares many words with a long question cannot outvote the name.
-        desc_scores = [DESC_SHARE * top_name * d / top_desc for d in desc_scores]
+        desc_scores = [settings.get("desc_share", DESC_SHARE) * top_name * d / top_desc for d in desc_scores]
     scores = [a + b for a, b in zip(named_scores, desc_scores)]
+    scores = _by_content(st, cat, question, scores, settings)
     ranked = sorted(zip(ids, scores), key=lambda x: (-x[1], x[0]))
     # Always search max_docs documents: a short catalog description misses most of what a document
     # covers, so a document that scores 0 here may still hold the best section (it keeps half weight).
@@ -198,8 +220,63 @@ def select_documents(store: Any, question: str, max_docs: int = 3,
     # picks where to look, the sections decide what to read.
     weighted = [(d, 0.5 + 0.5 * (s / best) if best > 0 else 1.0) for d, s in chosen]
     step = {"action": "select_documents", "candidates": [{"doc_id": d, "score": round(s, 4)} for d, s in ranked[:10]],
-            "chosen": [d for d, _ in weighted]}
+            "chosen": [d for d, _ in weighted], "named": top_name > 0}
     return weighted, step
+
+
+def _by_content(st: Any, cat: _Catalog, question: str, scores: list[float], settings: dict[str, float]) -> list[float]:
+    """Scores with the content evidence added for the close candidates of the leading document's company.
+
+    A company's 10-K, its earnings release of the same year and a 10-Q may all fit a question's name and period;
+    what they report differs. Each close candidate gets the share of the question's words (idf-weighted over the
+    candidates' pages together, so a word every candidate prints counts little) printed on its best page for
+    them. Only documents of one company are compared, and only when they are close: the text never lifts a
+    document the name and period did not already put in line."""
+    margin = settings.get("content_margin", CONTENT_MARGIN)
+    weight = settings.get("content_weight", CONTENT_WEIGHT)
+    if not scores or weight <= 0:
+        return scores
+    lead = max(range(len(scores)), key=lambda i: scores[i])
+    company, top = cat.covers[lead].company, scores[lead]
+    if not company or top <= 0:
+        return scores
+    close = [i for i, sc in enumerate(scores) if cat.covers[i].company == company and sc >= (1 - margin) * top]
+    if len(close) < 2:
+        return scores
+    terms = [t for t in dict.fromkeys(tokenize(question)) if not periods.time_token(t)]
+    indexes = []
+    for i in close:
+        try:
+            indexes.append(lexical_index(open_index(st, cat.ids[i], cat.versions[i])))
+        except NotFoundError:
+            return scores
+    coverage = content_coverage(terms, [ix.page_bm25 for ix in indexes])
+    out = list(scores)
+    for i, c in zip(close, coverage):
+        out[i] += weight * top * c
+    return out
+
+
+def content_coverage(terms: list[str], docs: list[BM25]) -> list[float]:
+    """For each document (a BM25 over its pages), the idf-weighted share of ``terms`` its best page prints, the idf
+    taken over all the documents' pages together; 0..1."""
+    pages = sum(d.n for d in docs) or 1
+    idf = {}
+    for t in terms:
+        df = sum(len(d.postings.get(t, ())) for d in docs)
+        if df:
+            idf[t] = math.log(1 + (pages - df + 0.5) / (df + 0.5))
+    total = sum(idf.values())
+    if total <= 0:
+        return [0.0] * len(docs)
+    out = []
+    for d in docs:
+        on_page: dict[int, float] = {}
+        for t, w in idf.items():
+            for page, _ in d.postings.get(t, ()):
+                on_page[page] = on_page.get(page, 0.0) + w
+        out.append(max(on_page.values(), default=0.0) / total)
+    return out
 
 
 def search(question: str, doc_ids: list[str] | None = None, *, store: Any = None, navigator: str = "lexical",

@@ -75,3 +75,48 @@ def test_short_forms_come_from_the_printed_name_by_general_rules():
     assert short_forms("3M COMPANY") == [] and short_forms("The Boeing Company") == []
     assert mend_small_caps("MGM R ESORTS I NTERNATIONAL") == "MGM RESORTS INTERNATIONAL"
     assert mend_small_caps("Acme A Division") == "Acme A Division"  # only all-capitals names are mended
+
+
+def test_questions_say_when_they_ask_for_a_release_or_an_expectation():
+    assert asked("What was the adjusted EPS in FY2022?").release
+    assert asked("What did the earnings release say about margins?").release
+    assert asked("Why did it raise full year guidance?").release and asked("Why did it raise guidance?").forward
+    assert not asked("What is the FY2022 unadjusted EBITDA margin?").release  # computed from the statements
+    assert not asked("What was the FY2022 operating income?").release
+    assert asked("Is EPS growth expected to accelerate in FY2023?").forward
+    assert not asked("Did EPS grow in FY2023?").forward
+
+
+def test_a_release_fits_a_question_that_asks_for_one():
+    k22 = covered("X Form 10-K for the fiscal year ended December 31, 2022", "Company: X Corp. Report: annual report")
+    r22 = covered("X Reports Fourth Quarter and Full Year 2022 Results",
+                  "X Reports Fourth Quarter and Full Year 2022 Results. Company: X Corp. Report: earnings release")
+    old = covered("X Reports Fourth Quarter and Full Year 2022 Results", "Company: X Corp. Trading symbols: X.")
+    r23 = covered("X Reports Second Quarter 2023 Results", "Company: X Corp. Report: earnings release")
+    e23 = covered("X Form 8-K for the report dated May 3, 2023", "Company: X Corp. Report: current report")
+    place_quarters([k22, r22, old, r23, e23])
+    assert r22.release and old.release and r23.release and not k22.release and not e23.release
+    adjusted = asked("What was X's adjusted EBITDA in FY2022?")
+    assert fit(adjusted, r22) > fit(adjusted, k22)
+    plain = asked("What was X's operating income in FY2022?")
+    assert fit(plain, r22) == fit(plain, k22)  # nothing asks for a release: the period alone decides
+    assert fit(adjusted, k22, release_miss=1.0) == fit(adjusted, r22)
+    # Guidance for 2023 was given with the 2022 results, ahead of the 2023 quarter's update.
+    expected = asked("Is X's adjusted EPS growth expected to accelerate in FY2023?")
+    assert fit(expected, r22) > fit(expected, r23) and fit(expected, r22) > fit(expected, k22)
+
+
+def test_an_expectation_with_no_year_is_read_in_the_latest_report_of_any_kind():
+    k21 = covered("X Form 10-K for the fiscal year ended December 31, 2021", "Company: X Corp.")
+    q23 = covered("X Form 10-Q for the quarter ended July 2, 2023", "Company: X Corp.")
+    place_quarters([k21, q23])
+    future = asked("How much does X expect to pay for the spin-off in the future?")
+    assert fit(future, q23, latest=2023) > fit(future, k21, latest=2023)
+    now = asked("Is X's business cyclical?")  # no expectation: the annual report still reads best
+    assert fit(now, k21, latest=2023) >= fit(now, q23, latest=2023)
+
+
+def test_a_release_headline_names_its_issuer_before_the_news():
+    assert without_period("Globex Reports Fourth Quarter and Full Year 2022 Results") == "Globex"
+    assert without_period("Amcor reports fiscal 2023 results and provides outlook") == "Amcor"
+    assert without_period("APT User Guide") == "APT User Guide"

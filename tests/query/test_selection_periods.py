@@ -62,3 +62,49 @@ def test_a_quarter_asks_for_the_quarterly_report(store):
 
 def test_a_short_name_made_from_the_printed_one_finds_the_issuer(store):
     assert first(store, "What was AWD's revenue in FY2021?") == "a-0004"
+
+
+EVENT_COVER = """UNITED STATES
+SECURITIES AND EXCHANGE COMMISSION
+Washington, D.C. 20549
+FORM 8-K
+CURRENT REPORT
+Date of report (Date of earliest event reported): {date}
+GLOBEX CORPORATION
+(Exact name of registrant as specified in its charter)"""
+STATEMENTS = [("Consolidated Balance Sheets", 12), ("Cash 10. Adjusted EBITDA is reconciled below.", 10)]
+
+
+@pytest.fixture(scope="module")
+def kinds(tmp_path_factory) -> str:
+    """One company's 10-K, earnings release and two 8-Ks, ids sorted so that a tie picks the wrong one."""
+    folder = tmp_path_factory.mktemp("kinds")
+    uri = str(folder / "store")
+    vote = [[(ln, 10) for ln in EVENT_COVER.format(date="May 20, 2022").splitlines()],
+            [("Item 5.07 Submission of Matters to a Vote of Security Holders.", 10),
+             ("The shareholders elected each nominee; votes for and against each nominee are listed below.", 10)]]
+    officer = [[(ln, 10) for ln in EVENT_COVER.format(date="August 19, 2022").splitlines()],
+               [("Item 5.02 Departure of Directors or Certain Officers.", 10),
+                ("Jane Roe was appointed President and CEO. She was previously the CEO of Initech, a retailer.", 10)]]
+    annual = [[(ln, 10) for ln in COVER.format(form="10-K", kind="ANNUAL", end="December 31, 2022",
+                                               company="GLOBEX CORPORATION", period="fiscal year").splitlines()],
+              [("Item 7. Management's Discussion and Analysis", 12), ("Adjusted EBITDA grew in 2022.", 10)], STATEMENTS]
+    release = [[("Globex Reports Fourth Quarter and Full Year 2022 Results", 20),
+                ("SPRINGFIELD - Globex Corporation (NYSE: GBX) today announced results for the full year 2022.", 10)],
+               [("Adjusted EBITDA grew in 2022.", 10)], STATEMENTS, STATEMENTS]
+    for doc_id, pages in (("b-0001", vote), ("b-0002", officer), ("b-0003", annual), ("b-0004", release)):
+        publish(uri, sized_lines_pdf(folder / f"{doc_id}.pdf", pages, title="0000004962-23-000006"), doc_id)
+    return uri
+
+
+def test_a_question_that_asks_for_what_a_release_gives_picks_the_release(kinds):
+    question = "What was Globex's adjusted EBITDA in FY2022?"
+    assert first(kinds, question) == "b-0004"
+    assert select_documents(kinds, question, settings={"release_miss": 1.0})[0][0][0] == "b-0003"  # kind ignored: a tie
+    assert first(kinds, "What was Globex's operating income in FY2022?") == "b-0003"  # no release asked: the 10-K
+
+
+def test_a_companys_close_candidates_are_told_apart_by_their_own_text(kinds):
+    question = "In Globex's 8-K, does its new CEO have previous CEO experience?"  # which 8-K: no date named
+    assert first(kinds, question) == "b-0002"  # the one that appoints a CEO; neither catalog entry says "CEO"
+    assert select_documents(kinds, question, settings={"content_weight": 0})[0][0][0] == "b-0001"  # without the text
