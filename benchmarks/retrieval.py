@@ -246,7 +246,7 @@ def selection(store: Path, questions: list[dict[str, Any]], ids: dict[str, str],
     for q in questions:
         text, target = q["forms"]["question"], ids[q["doc"]]
         t0 = time.perf_counter()
-        ranked, _ = select_documents(str(store), text, max_docs=3)
+        ranked, step = select_documents(str(store), text, max_docs=3)
         found = search(text, store=str(store), top_k=10, max_docs=3, weights=weights)
         times.append((time.perf_counter() - t0) * 1000)
         chosen = [d for d, _ in ranked]
@@ -256,23 +256,31 @@ def selection(store: Path, questions: list[dict[str, Any]], ids: dict[str, str],
         wanted = {(target, p) for p in q["targets"]}
         for k in KS:
             page_hits[k] += bool(wanted & set(read[:k]))
-        rows.append({"id": q["id"], "doc": q["doc"], "chosen": chosen})
+        rows.append({"id": q["id"], "doc": q["doc"], "chosen": chosen, "named": step["named"]})
     n = len(questions) or 1
     return {"questions": len(questions), "documents_in_store": len(ids), "first": round(first / n, 3),
             "top3": round(top3 / n, 3), "page_hit": {f"@{k}": round(page_hits[k] / n, 3) for k in KS},
             "latency_ms": {"p50": round(pct(times, 0.5), 2), "p95": round(pct(times, 0.95), 2)},
-            "halves": selection_halves(questions, rows, ids), "per_question": rows}
+            "halves": selection_halves(questions, rows, ids), "unnamed": unnamed(rows, ids), "per_question": rows,
+            "cross_validation": selection_cv(store, questions, ids)}
+
+
+def unnamed(rows: list[dict[str, Any]], ids: dict[str, str]) -> dict[str, Any]:
+    """The questions in which no catalog name matched (no company named): how many, and how selection fared."""
+    rows = [r for r in rows if not r.get("named")]
+    return {"questions": len(rows), "first": sum(r["chosen"][:1] == [ids[r["doc"]]] for r in rows),
+            "top3": sum(ids[r["doc"]] in r["chosen"] for r in rows)}
 
 
 def selection_halves(questions: list[dict[str, Any]], rows: list[dict[str, Any]], ids: dict[str, str]) -> dict[str, Any]:
-    """Selection figures on each half of the questions, split by company (alphabetically, the first half of the
-    companies is where the selection weights were tuned; the second half is held out). {} without companies."""
-    companies = sorted({q["company"].casefold() for q in questions if q.get("company")})
-    if len(companies) < 2:
+    """Selection figures on each half of the questions, split by company alphabetically (A: the first half of the
+    companies, B: the rest; selection_cv tunes on one and reports on the other). {} without companies."""
+    halves = company_halves(questions)
+    if not halves:
         return {}
-    tuning = set(companies[: len(companies) // 2])
+    companies, tuning = sorted(halves["A"] | halves["B"]), halves["A"]
     out = {}
-    for half, keep in (("tuning", True), ("held_out", False)):
+    for half, keep in (("A", True), ("B", False)):
         picked = [(q, r) for q, r in zip(questions, rows) if (q["company"].casefold() in tuning) == keep]
         n = len(picked) or 1
         out[half] = {"questions": len(picked), "companies": f"{min(c for c in companies if (c in tuning) == keep)} .. "
@@ -280,6 +288,61 @@ def selection_halves(questions: list[dict[str, Any]], rows: list[dict[str, Any]]
                      "first": round(sum(r["chosen"][:1] == [ids[q["doc"]]] for q, r in picked) / n, 3),
                      "top3": round(sum(ids[q["doc"]] in r["chosen"] for q, r in picked) / n, 3)}
     return out
+
+
+# The selection constants the two-fold cross-validation searches (query/search.py, query/periods.py); every point
+# is scored on both company halves, so the same runs give tuned-on-A-reported-on-B and the reverse.
+SELECTION_GRID = {"release_miss": (1.0, 0.85, 0.7, 0.5), "content_weight": (0.0, 0.15, 0.3, 0.6),
+                  "content_margin": (0.15, 0.3, 0.5)}
+
+
+def company_halves(questions: list[dict[str, Any]]) -> dict[str, set[str]]:
+    """{"A": companies of the first half alphabetically, "B": the rest} ({} without companies)."""
+    companies = sorted({q["company"].casefold() for q in questions if q.get("company")})
+    if len(companies) < 2:
+        return {}
+    return {"A": set(companies[: len(companies) // 2]), "B": set(companies[len(companies) // 2:])}
+
+
+def selection_cv(store: Path, questions: list[dict[str, Any]], ids: dict[str, str]) -> dict[str, Any]:
+    """Two-fold cross-validation of the selection constants by company halves: every SELECTION_GRID point on
+    every question; the point best on one half (first, then within three; ties: the earlier point) is reported
+    on the other half, both ways, beside the defaults."""
+    from query.search import select_documents
+
+    halves = company_halves(questions)
+    if not halves:
+        return {}
+    keys = list(SELECTION_GRID)
+    points = [dict(zip(keys, v)) for v in itertools.product(*(SELECTION_GRID[k] for k in keys))]
+
+    # Question by question, every point at once: the few documents a question compares stay loaded (the
+    # document cache holds 32), so each lexical index is built once, not once per point.
+    counts = [{h: [0, 0, 0] for h in ("A", "B")} for _ in range(len(points) + 1)]
+    for q in questions:
+        h = "A" if q["company"].casefold() in halves["A"] else "B"
+        for at, settings in enumerate([*points, None]):
+            chosen = [d for d, _ in select_documents(str(store), q["forms"]["question"], 3, settings=settings)[0]]
+            row = counts[at][h]
+            row[0] += 1
+            row[1] += chosen[:1] == [ids[q["doc"]]]
+            row[2] += ids[q["doc"]] in chosen
+
+    def rates(out: dict[str, list[int]]) -> dict[str, dict[str, float]]:
+        res = {h: {"questions": n, "first": round(f / max(n, 1), 3), "top3": round(t / max(n, 1), 3)}
+               for h, (n, f, t) in out.items()}
+        n = sum(v[0] for v in out.values()) or 1
+        res["all"] = {"questions": n, "first": round(sum(v[1] for v in out.values()) / n, 3),
+                      "top3": round(sum(v[2] for v in out.values()) / n, 3)}
+        return res
+
+    grid = [{"settings": p, **rates(c)} for p, c in zip(points, counts)]
+    folds = {}
+    for tune_on, report_on in (("A", "B"), ("B", "A")):
+        best = max(grid, key=lambda g: (g[tune_on]["first"], g[tune_on]["top3"], -grid.index(g)))
+        folds[f"tuned_on_{tune_on}"] = {"settings": best["settings"], "tuning": best[tune_on], "held_out": best[report_on]}
+    return {"halves": {h: f"{min(c)} .. {max(c)}" for h, c in halves.items()}, "defaults": rates(counts[-1]),
+            "folds": folds, "grid_points": len(grid), "grid": grid}
 
 
 def large_latency(docs: dict[str, Any], questions: list[dict[str, Any]], weights: dict[str, float]) -> list[dict[str, Any]]:
@@ -363,8 +426,17 @@ def table(r: dict[str, Any]) -> str:
                       f"{sel['page_hit']['@1']:.3f} / {sel['page_hit']['@3']:.3f} / {sel['page_hit']['@5']:.3f}; "
                       f"select + search p50 {sel['latency_ms']['p50']} ms, p95 {sel['latency_ms']['p95']} ms"]
             for half, h in (sel.get("halves") or {}).items():
-                lines.append(f"- {half.replace('_', ' ')} half ({h['questions']} questions, companies {h['companies']}): "
+                lines.append(f"- half {half} ({h['questions']} questions, companies {h['companies']}): "
                              f"first {h['first']:.3f}, among the first three {h['top3']:.3f}")
+            if (un := sel.get("unnamed")) and un["questions"]:
+                lines.append(f"- {un['questions']} questions name no document the catalog knows (no company, title or "
+                             f"short form matched): evidence document first for {un['first']}, within three for {un['top3']}")
+            cv = sel.get("cross_validation") or {}
+            for name_, fold in (cv.get("folds") or {}).items():
+                lines.append(f"- cross-validation, {name_.replace('_', ' ')} ({json.dumps(fold['settings'])}, best of "
+                             f"{cv['grid_points']} points there): tuning half first {fold['tuning']['first']:.3f} / "
+                             f"three {fold['tuning']['top3']:.3f}; **held-out half first {fold['held_out']['first']:.3f} / "
+                             f"three {fold['held_out']['top3']:.3f}**")
         for big in s.get("large_documents", []):
             lines.append(f"\nSearch on {big['doc']} ({big['pages']} pages, {big['nodes']} nodes, {big['searches']} "
                          f"searches, snippets included): wall p50 {big['p50_ms']} ms, p95 {big['p95_ms']} ms; CPU p50 "
