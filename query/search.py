@@ -210,7 +210,7 @@ def select_documents(store: Any, question: str, max_docs: int = 3,
         # name match, a long description that shares many words with a long question cannot outvote the name.
         desc_scores = [settings.get("desc_share", DESC_SHARE) * top_name * d / top_desc for d in desc_scores]
     scores = [a + b for a, b in zip(named_scores, desc_scores)]
-    scores = _by_content(st, cat, question, scores, settings)
+    scores = _by_content(st, cat, question, scores, settings, max_docs)
     ranked = sorted(zip(ids, scores), key=lambda x: (-x[1], x[0]))
     # Always search max_docs documents: a short catalog description misses most of what a document
     # covers, so a document that scores 0 here may still hold the best section (it keeps half weight).
@@ -224,8 +224,10 @@ def select_documents(store: Any, question: str, max_docs: int = 3,
     return weighted, step
 
 
-def _by_content(st: Any, cat: _Catalog, question: str, scores: list[float], settings: dict[str, float]) -> list[float]:
-    """Scores with the content evidence added for the close candidates of the leading document's company.
+def _by_content(st: Any, cat: _Catalog, question: str, scores: list[float], settings: dict[str, float],
+                max_docs: int) -> list[float]:
+    """Scores with the content evidence added for the close candidates of the leading document's company (at most
+    ``max_docs``, the best).
 
     A company's 10-K, its earnings release of the same year and a 10-Q may all fit a question's name and period;
     what they report differs. Each close candidate gets the share of the question's words (idf-weighted over the
@@ -240,7 +242,9 @@ def _by_content(st: Any, cat: _Catalog, question: str, scores: list[float], sett
     company, top = cat.covers[lead].company, scores[lead]
     if not company or top <= 0:
         return scores
-    close = [i for i, sc in enumerate(scores) if cat.covers[i].company == company and sc >= (1 - margin) * top]
+    # Only the documents that would be searched anyway: the text reorders them and builds no other index.
+    close = sorted((i for i, sc in enumerate(scores) if cat.covers[i].company == company and sc >= (1 - margin) * top),
+                   key=lambda i: -scores[i])[:max_docs]
     if len(close) < 2:
         return scores
     terms = [t for t in dict.fromkeys(tokenize(question)) if not periods.time_token(t)]
