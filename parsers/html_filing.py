@@ -107,7 +107,7 @@ def candidates(blocks: list[Block], form: str, index_tables: set[int] | None = N
         if in_index:
             # A TOC / cross-reference row: its links say where the Item's heading is. A row without one ("Not
             # applicable", "incorporated by reference") is the Item's only appearance in a cross-reference index.
-            for rpart, lo, hi in _readings(form, ref, None)[:1]:
+            for rpart, lo, hi in _readings(form, ref, None):
                 rows.append(Candidate(i, ref.numbers, rpart, lo, hi, W_TEXT, _row_title(b.text, ref), "index_row"))
             for target in dict.fromkeys(b.links):
                 j = _target_block(blocks, ids, target, ref.numbers)
@@ -137,11 +137,17 @@ def candidates(blocks: list[Block], form: str, index_tables: set[int] | None = N
     return out, rows, stats
 
 
-def _row_title(text: str, ref: fa.ItemRef) -> str:
+def _row_caption(text: str, ref: fa.ItemRef) -> str:
+    """The caption an index row gives its Item ("Risk Factors"): the label's rest or the next cell in words."""
     cells = [c.strip() for c in text.split("|") if c.strip()]
     words = [c for c in cells[1:] if not re.fullmatch(r"(?:pages?\s*)?[\dA-Z\-\u2013, ]{1,20}", c, re.I)]
+    return ref.rest.split("|")[0].strip() if ref.rest else (words[0] if words else "")
+
+
+def _row_title(text: str, ref: fa.ItemRef) -> str:
+    cells = [c.strip() for c in text.split("|") if c.strip()]
     label = cells[0] if cells else text
-    rest = ref.rest.split("|")[0].strip() if ref.rest else (words[0] if words else "")
+    rest = _row_caption(text, ref)
     head = re.match(r"^\s*items?\s*[\w ,&\u2013-]*?(?=\s*[.:]|$)", label, re.I)
     name = head.group(0).strip() if head else label
     return f"{name}. {rest}".strip() if rest else name
@@ -158,25 +164,61 @@ def _linked_items(cands: list[Candidate]) -> dict[int, Candidate]:
     return out
 
 
-_PAGE_REF = re.compile(r"(?:pages?\s*)?((?:[A-Z]{1,2}-)?\d{1,4})(?:\s*[-\u2013]\s*(?:[A-Z]{1,2}-)?\d{1,4})?\s*$", re.I)
+_PAGE_REF = re.compile(r"(?:pages?\s*)?((?:[A-Z]{1,2}-)?\d{1,4})(?:\s*[-\u2013]\s*((?:[A-Z]{1,2}-)?\d{1,4}))?\s*$", re.I)
 
 
-def _by_printed_page(blocks: list[Block], row: Candidate) -> Candidate:
-    """An index row without a link moved to the first block of the page whose printed folio its page reference
-    names ("Business | Pages 3-27"); left at the row when it names none (Not applicable) or no page has it."""
-    cells = [c.strip() for c in blocks[row.block].text.split("|") if c.strip()]
+def _key(text: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", text.casefold()).split())
+
+
+def _by_printed_page(blocks: list[Block], row: Candidate, labels: list[str | None], index_tables: set[int]) -> Candidate:
+    """An index row without a link moved to where its page reference ("Risk Factors | 22-31") says the Item
+    starts: the line of those pages that reads as the row's caption (several Items often share a page), else
+    the first block of the first page; left at the row when it names no page (Not applicable) or no page has
+    that printed folio."""
+    text = blocks[row.block].text
+    cells = [c.strip() for c in text.split("|") if c.strip()]
     m = _PAGE_REF.search(cells[-1]) if len(cells) > 1 else None
     if not m:
         return row
-    pages = len({b.page for b in blocks})
-    labels = page_labels(blocks, max(b.page for b in blocks), "physical") if pages > 1 else []
     wanted = m.group(1).upper()
-    for page, label in enumerate(labels, start=1):
-        if label and label.upper() == wanted:
-            first = next((i for i, b in enumerate(blocks) if b.page == page and not folio(b.text)), None)
-            if first is not None and first != row.block:
-                return Candidate(first, row.numbers, row.part, row.lo, row.hi, row.weight, row.title, "index_page")
-    return row
+    page = next((n for n, label in enumerate(labels, start=1) if label and label.upper() == wanted), None)
+    if page is None:
+        return row
+    last = page
+    if m.group(2):  # the page range's end bounds the search for the caption
+        last = next((n for n, label in enumerate(labels, start=1) if n >= page and label
+                     and label.upper() == m.group(2).upper()), page)
+    span = [i for i, b in enumerate(blocks) if page <= b.page <= last and i != row.block]
+    ref = fa.parse_item(text)
+    caption = _key(_row_caption(text, ref)) if ref else ""
+    at = next((i for i in span if caption and len(blocks[i].text) <= MAX_ITEM_HEAD
+               and blocks[i].table_id not in index_tables and _key(blocks[i].text) == caption), None)
+    if at is None:
+        at = next((i for i in span if blocks[i].page == page and not folio(blocks[i].text)), None)
+    if at is None:
+        return row
+    return Candidate(at, row.numbers, row.part, row.lo, row.hi, row.weight, row.title, "index_page")
+
+
+def _index_order(rows: list[Candidate]) -> list[Candidate]:
+    """One reading per index row, read in the index's order: a 10-Q's "Item 1" after Part I's Items is Part II's."""
+    out: list[Candidate] = []
+    last = -1
+    for c in rows:
+        if out and out[-1].block == c.block:
+            continue
+        group = [r for r in rows if r.block == c.block]
+        pick = next((r for r in group if r.lo > last), group[0])
+        out.append(pick)
+        last = pick.lo
+    return out
+
+
+def _contiguous_parts(chain: list[Candidate]) -> bool:
+    """Each Part's Items form one run in the document (the form's Parts still read in order)."""
+    runs = [c.part for k, c in enumerate(chain) if not k or chain[k - 1].part != c.part]
+    return len(runs) == len(set(runs)) and runs == sorted(runs, key=lambda p: fa.ROMAN[p])
 
 
 def _parts(blocks: list[Block], chain: list[Candidate], form: str, index_tables: set[int]) -> list[Heading]:
@@ -223,10 +265,15 @@ def filing_headings(blocks: list[Block], form: str) -> tuple[list[Heading], dict
         # and it need not follow the form's order.
         mode = "cross_reference"
         covered = {c.lo for c in linked.values()}
-        unlinked = {c.lo: _by_printed_page(blocks, c) for c in rows if c.lo not in covered}
+        pages = max(b.page for b in blocks)
+        labels = page_labels(blocks, pages, "physical") if pages > 1 else []
+        unlinked = {c.lo: _by_printed_page(blocks, c, labels, index_tables) for c in _index_order(rows)
+                    if c.lo not in covered}
         chain = sorted(list(linked.values()) + list(unlinked.values()), key=lambda c: (c.block, c.lo))
-    level = 2 if mode == "ordered" else 1
-    parts = _parts(blocks, chain, form, index_tables) if mode == "ordered" else []
+    # A cross-referenced report whose Items still run Part by Part keeps its Parts (a 10-Q's Items need them).
+    with_parts = mode == "ordered" or _contiguous_parts(chain)
+    level = 2 if with_parts else 1
+    parts = _parts(blocks, chain, form, index_tables) if with_parts else []
     items = []
     for c in chain:
         b = blocks[c.block]
