@@ -19,6 +19,8 @@ Variants:
   item_in_cells   each Item heading set as a two-cell table row: "Item 1A." | "Risk Factors"
   combined_items  two adjacent Items under one heading ("Items 3 and 4. Legal Proceedings; Mine Safety
                   Disclosures"), in the contents too
+  items_1_and_2   10-K: "Items 1 and 2. Business and Properties" where Item 1 was, Item 2's heading gone (its
+                  text stays where it was, after Items 1A-1C, as filers who combine them do)
   plain_unlinked  Item headings in body style (not bold, not underlined) and no internal links: only the
                   "Item N." text pattern is left
 """
@@ -32,7 +34,8 @@ from lxml import etree
 from lxml import html as lhtml
 
 VARIANTS = ("original", "no_parts", "part2_late", "toc_unlinked", "toc_removed", "xref_links", "xref_pages",
-            "caps_no_period", "item_in_cells", "combined_items", "plain_unlinked")
+            "caps_no_period", "item_in_cells", "combined_items", "plain_unlinked",
+            "items_1_and_2")
 
 _BLOCK = {"div", "p", "td", "th", "li", "h1", "h2", "h3", "h4", "h5", "h6", "center", "dt", "dd"}
 _ITEM = re.compile(r"^item\s*(1[0-6]|[1-9])\s?([a-d])?(?![\w])\s*[.:\u2013\u2014-]?\s*(.*)$", re.I | re.S)
@@ -536,17 +539,35 @@ def combine(doc: Doc, an: Anatomy, form: str) -> list[tuple[str, str]]:
             continue
         set_text(an.headings[a], f"Items {na} and {nb}. {ra}; {rb}")
         set_text(an.headings[b], "")
-        for t in an.contents:
-            for tr in [r for r in t.iter() if local(r) == "tr"]:
-                got = item_of(text_of(tr).replace("|", " "))
-                if got and got[0] == nb:
-                    tr.getparent().remove(tr)
-                elif got and got[0] == na:
-                    cell = next((x for x in tr.iter() if local(x) in ("td", "th") and item_of(text_of(x))), None)
-                    if cell is not None:
-                        set_text(cell, f"Items {na} and {nb}.")
+        merge_contents(an, na, nb)
         done.append((a, b))
     return done
+
+
+def merge_contents(an: Anatomy, na: str, nb: str) -> None:
+    """The contents say it too: Item ``nb``'s row goes, Item ``na``'s row is labelled "Items na and nb."."""
+    for t in an.contents:
+        for tr in [r for r in t.iter() if local(r) == "tr"]:
+            got = item_of(text_of(tr).replace("|", " "))
+            if got and got[0] == nb:
+                tr.getparent().remove(tr)
+            elif got and got[0] == na:
+                cell = next((x for x in tr.iter() if local(x) in ("td", "th") and item_of(text_of(x))), None)
+                if cell is not None:
+                    set_text(cell, f"Items {na} and {nb}.")
+
+
+def business_and_properties(an: Anatomy) -> list[tuple[str, str]]:
+    """Items 1 and 2 under one heading at Item 1 (Item 2's own heading removed): the pair merged, or none."""
+    if "item1" not in an.headings or "item2" not in an.headings:
+        return []
+    one, two = an.headings["item1"], an.headings["item2"]
+    if not item_of(text_of(one))[1] or not item_of(text_of(two))[1]:
+        return []
+    set_text(one, "Items 1 and 2. Business and Properties")
+    set_text(two, "")
+    merge_contents(an, "1", "2")
+    return [("item1", "item2")]
 
 
 def make_variant(data: bytes, form: str, variant: str) -> tuple[bytes, dict]:
@@ -571,6 +592,9 @@ def make_variant(data: bytes, form: str, variant: str) -> tuple[bytes, dict]:
         info["changed"] = relabel(doc, an, lambda n, rest: f"ITEM {n} {rest.upper()}".strip())
     elif variant == "item_in_cells":
         info["changed"] = items_in_cells(doc, an)
+    elif variant == "items_1_and_2":
+        info["combined"] = business_and_properties(an) if form == "10-K" else []
+        info["changed"] = len(info["combined"])
     elif variant == "plain_unlinked":
         info["changed"] = unstyle(an)
         strip_internal_links(doc)
@@ -582,13 +606,17 @@ def make_variant(data: bytes, form: str, variant: str) -> tuple[bytes, dict]:
     return doc.serialize(), info
 
 
-def combined_expectations(expected: list[dict], pairs: list[tuple[str, str]]) -> list[dict]:
-    """Expectations after merging Items: the first of a pair spans both, the second is found with it."""
+def combined_expectations(expected: list[dict], pairs: list[tuple[str, str]], adjacent: bool = True) -> list[dict]:
+    """Expectations after merging Items: the second of a pair is found with the first; when they were adjacent
+    the first spans both, else (Items 1 and 2) the second's text stays elsewhere and its length is not scored."""
     out = [dict(e) for e in expected]
     by = {e["identifier"]: e for e in out}
     for a, b in pairs:
         ea, eb = by.get(a), by.get(b)
         if not ea or not eb:
+            continue
+        if not adjacent:
+            eb["text_chars"] = eb["text_chars_alt"] = None
             continue
         for key in ("text_chars", "text_chars_alt"):
             if ea.get(key) and eb.get(key):

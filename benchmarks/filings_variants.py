@@ -96,7 +96,8 @@ def variant_file(f: dict, variant: str, tmp: Path) -> tuple[Path, list[dict], di
     """The variant's HTML (gzipped, as the peers read the corpus), its expectations, what was changed."""
     data = gzip.decompress(f["path"].read_bytes())
     out, info = fr.make_variant(data, f["form"], variant)
-    expected = fr.combined_expectations(f["items"], info.get("combined", [])) if variant == "combined_items" else f["items"]
+    expected = fr.combined_expectations(f["items"], info.get("combined", []), variant == "combined_items") \
+        if info.get("combined") else f["items"]
     path = tmp / variant / f"{f['form']}-{f['ticker']}.html.gz"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(gzip.compress(out, compresslevel=1, mtime=0))

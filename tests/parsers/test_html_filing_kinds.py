@@ -73,3 +73,17 @@ def test_10q_known_only_by_its_cross_reference_index_gets_both_parts(tmp_path):
     assert [c.title for c in parts[1].nodes] == ["Item 1. Legal Proceedings", "Item 1A. Risk Factors", "Item 6. Exhibits"]
     assert [c.title for c in parts[0].nodes][0] == "Item 1. Financial Statements"
     assert _own_text(index, "Item 4. Controls and Procedures").startswith("Controls and Procedures")
+
+
+def test_items_1_and_2_combined_before_item_1a(tmp_path):
+    # "Items 1 and 2. Business and Properties" followed by Item 1A: the combined heading holds Items 1 and 2, and
+    # the Items it skipped in the form's order still follow it.
+    heads = ["Items 1 and 2. Business and Properties", "Item 1A. Risk Factors", "Item 1B. Unresolved Staff Comments",
+             "Item 3. Legal Proceedings", "Item 5. Market for Common Equity", "Item 7. Management\u2019s Discussion",
+             "Item 8. Financial Statements"]
+    out = ["<html><body>", _div("FORM 10-K", True), _div("Acme Widgets, Inc.", brk=True)]
+    for h in heads:
+        out += [_div(h, True), _div(BODY), _div(BODY, brk=True)]
+    index = _index(tmp_path, "".join(out + ["</body></html>"]))
+    items = [n.title for n in index.tree.root.walk() if n.title.startswith("Item")]
+    assert items == heads
