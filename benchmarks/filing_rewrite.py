@@ -418,11 +418,19 @@ def folios(doc: Doc, page_of: dict) -> dict:
                 out[page] = r.group(1) or r.group(4)
             if page in out:
                 break
+    # A page whose folio was not found is numbered from its neighbours' (a section's first page often
+    # prints none).
+    for page in sorted(by_page):
+        if page not in out and str(out.get(page - 1, "")).isdigit():
+            out[page] = str(int(out[page - 1]) + 1)
     return out
 
 
 def xref(doc: Doc, an: Anatomy, form: str, links: bool) -> int:
-    """GE's layout: captions only in the body and a cross-reference index at the back."""
+    """GE's layout: captions only in the body and a cross-reference index at the back. A filing with no Item
+    heading in its body (already cross-referenced) is left as it is."""
+    if not an.order:
+        return 0
     page_of = pages_of_lines(doc)
     folio = folios(doc, page_of)
     starts = {i: page_of.get(an.headings[i]) for i in an.order}

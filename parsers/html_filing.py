@@ -181,14 +181,12 @@ def _by_printed_page(blocks: list[Block], row: Candidate, labels: list[str | Non
     m = _PAGE_REF.search(cells[-1]) if len(cells) > 1 else None
     if not m:
         return row
-    wanted = m.group(1).upper()
-    page = next((n for n, label in enumerate(labels, start=1) if label and label.upper() == wanted), None)
+    page = _labelled_page(labels, m.group(1))
     if page is None:
         return row
     last = page
     if m.group(2):  # the page range's end bounds the search for the caption
-        last = next((n for n, label in enumerate(labels, start=1) if n >= page and label
-                     and label.upper() == m.group(2).upper()), page)
+        last = max(page, _labelled_page(labels, m.group(2)) or page)
     span = [i for i, b in enumerate(blocks) if page <= b.page <= last and i != row.block]
     ref = fa.parse_item(text)
     caption = _key(_row_caption(text, ref)) if ref else ""
@@ -199,6 +197,21 @@ def _by_printed_page(blocks: list[Block], row: Candidate, labels: list[str | Non
     if at is None:
         return row
     return Candidate(at, row.numbers, row.part, row.lo, row.hi, row.weight, row.title, "index_page")
+
+
+def _labelled_page(labels: list[str | None], wanted: str) -> int | None:
+    """The physical page printed ``wanted``; for a number no page was read as, the page that many pages from
+    the nearest numbered one (a page whose folio sits where it was not read, e.g. on the left of even pages)."""
+    wanted = wanted.upper()
+    exact = next((n for n, label in enumerate(labels, start=1) if label and label.upper() == wanted), None)
+    if exact is not None or not wanted.isdigit():
+        return exact
+    numbered = [(n, int(label)) for n, label in enumerate(labels, start=1) if label and label.isdigit()]
+    if not numbered:
+        return None
+    n, number = min(numbered, key=lambda x: abs(x[1] - int(wanted)))
+    page = n + int(wanted) - number
+    return page if abs(int(wanted) - number) <= 2 and 1 <= page <= len(labels) and not labels[page - 1] else None
 
 
 def _index_order(rows: list[Candidate]) -> list[Candidate]:

@@ -16,14 +16,14 @@ def _div(text: str, bold: bool = False, brk: bool = False) -> str:
     return f'<div><span style="{style}">{text}</span></div>' + ('<hr style="page-break-after:always"/>' if brk else "")
 
 
-def _report(form: str, pages: list[list[str]], rows: list[tuple[str, str, str]]) -> str:
-    """A report whose body has captions only ("Risk Factors"), each page closed by its folio, and a
-    cross-reference index at the back: (label, caption, pages) rows, "Part II" rows allowed."""
+def _report(form: str, pages: list[list[str]], rows: list[tuple[str, str, str]], unread: set[int] = frozenset()) -> str:
+    """A report whose body has captions only ("Risk Factors"), each page closed by its folio (but the pages in
+    ``unread``), and a cross-reference index at the back: (label, caption, pages) rows, "Part II" rows allowed."""
     out = ["<html><body>", _div(f"FORM {form}", True), _div("Acme Widgets, Inc.", brk=True)]
     for n, captions in enumerate(pages, start=1):
         for caption in captions:
             out += [_div(caption, True), _div(BODY), _div(BODY)]
-        out.append(_div(str(n), brk=True))
+        out.append(_div(str(n), brk=True) if n not in unread else '<hr style="page-break-after:always"/>')
     cells = "".join(f"<tr><td>{a}</td><td>{b}</td><td>{c}</td></tr>" for a, b, c in rows)
     out += [_div(f"Form {form} Cross Reference Index", True), f"<table>{cells}</table>", _div(str(len(pages) + 1)),
             "</body></html>"]
@@ -87,3 +87,15 @@ def test_items_1_and_2_combined_before_item_1a(tmp_path):
     index = _index(tmp_path, "".join(out + ["</body></html>"]))
     items = [n.title for n in index.tree.root.walk() if n.title.startswith("Item")]
     assert items == heads
+
+
+def test_index_page_whose_folio_is_not_read_is_counted_from_its_neighbours(tmp_path):
+    # Page 2 prints its number where it is not read (no footer line): "2" in the index still means the page after
+    # page 1's.
+    pages = [["Business"], ["Risk Factors"], ["Properties"], ["Financial Statements"]]
+    rows = [("Item 1.", "Business", "1"), ("Item 1A.", "Risk Factors", "2"), ("Item 2.", "Properties", "3"),
+            ("Item 8.", "Financial Statements", "4")]
+    index = _index(tmp_path, _report("10-K", pages, rows, unread={2}))
+    items = {n.title: n.start_page for n in index.tree.root.walk() if n.title.startswith("Item")}
+    assert items == {"Item 1. Business": 2, "Item 1A. Risk Factors": 3, "Item 2. Properties": 4,
+                     "Item 8. Financial Statements": 5}
