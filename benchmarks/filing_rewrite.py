@@ -198,7 +198,7 @@ def anatomy(doc: Doc, form: str) -> Anatomy:
         last = rank
     first = heads[order[0]] if order else None
     pos = {el: i for i, el in enumerate(doc.lines)}
-    contents = [t for t in index_tables if first is None or _before(doc, t, first, pos)]
+    contents = [t for t in index_tables if first is not None and _before(doc, t, first, pos)]
     parts = [el for el in doc.lines if is_part(text_of(el))]
     return Anatomy(contents, heads, order, parts)
 

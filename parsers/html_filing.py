@@ -122,12 +122,13 @@ def candidates(blocks: list[Block], form: str, index_tables: set[int] | None = N
                 break
             continue
         styled = _styled(b)
-        weight = (W_STYLED if styled else W_TEXT) + (W_TITLE if fa.title_case(ref.rest) else 0.0)
+        named = fa.title_case(ref.rest) or _names_its_item(form, ref)
+        weight = (W_STYLED if styled else W_TEXT) + (W_TITLE if named else 0.0)
         if i in contents_lines:
             continue  # "Item 1. Business 3" among its kind: a contents list set as lines, not headings
         if i + 1 < len(blocks) and blocks[i + 1].page != b.page:
             weight -= W_PAGE_END  # nothing follows it on its page: a running header or footer, not a heading
-        if ref.rest and not fa.title_case(ref.rest):
+        if ref.rest and not (named or styled and _sentence_case_head(b.text, ref)):
             continue  # "Item 7 of this report discusses ..." cites an Item; it is not its heading
         title = _heading_title(blocks, i, ref)
         for rpart, lo, hi in _readings(form, ref, part_hint):
@@ -135,6 +136,28 @@ def candidates(blocks: list[Block], form: str, index_tables: set[int] | None = N
             out.append(Candidate(i, ref.numbers, rpart, lo, hi, w, title, "styled" if styled else "text"))
         stats["styled" if styled else "text"] += 1
     return out, rows, stats
+
+
+SHORT_HEAD = 120  # characters: a sentence-case Item heading is a short line of its own
+
+
+def _names_its_item(form: str, ref: fa.ItemRef) -> bool:
+    """The label's title is the form's own title for that Item in any case ("Item 11. Executive compensation",
+    "Item 6. Reserved"): a heading, however it is capitalised."""
+    words = set(re.findall(r"[a-z]{3,}", ref.rest.casefold()))
+    if not words or not ref.rest[:1].isupper():
+        return False
+    for part in fa.parts_of(form, ref.numbers[0]):
+        canon = set(re.findall(r"[a-z]{3,}", fa.canonical_title(form, part, ref.numbers[0]).casefold()))
+        if len(words & canon) >= 0.6 * len(words):
+            return True
+    return False
+
+
+def _sentence_case_head(text: str, ref: fa.ItemRef) -> bool:
+    """A styled heading set in sentence case ("Item 1B. Unresolved staff comments"): short, starting with a
+    capital, no full stop (as the PDF chain reads them)."""
+    return len(text) <= SHORT_HEAD and ref.rest[:1].isupper() and not ref.rest.rstrip().endswith(".")
 
 
 def _row_caption(text: str, ref: fa.ItemRef) -> str:

@@ -99,3 +99,19 @@ def test_index_page_whose_folio_is_not_read_is_counted_from_its_neighbours(tmp_p
     items = {n.title: n.start_page for n in index.tree.root.walk() if n.title.startswith("Item")}
     assert items == {"Item 1. Business": 2, "Item 1A. Risk Factors": 3, "Item 2. Properties": 4,
                      "Item 8. Financial Statements": 5}
+
+
+def test_sentence_case_item_headings_without_contents_links(tmp_path):
+    # No contents to link from: the headings alone carry the Items, set in sentence case as some filers do.
+    heads = ["Item 1. Business", "Item 1A. Risk factors", "Item 1B. Unresolved staff comments", "Item 2. Properties",
+             "Item 7. Management\u2019s discussion and analysis of financial condition and results of operations",
+             "Item 9A. Controls and procedures", "Item 11. Executive compensation", "Item 15. Exhibits and schedules"]
+    out = ["<html><body>", _div("FORM 10-K", True), _div("Acme Widgets, Inc.", brk=True)]
+    for h in heads:
+        out += [_div(h, True), _div(BODY), _div("Item 7 of this report discusses our liquidity in more detail."),
+                _div(BODY, brk=True)]
+    index = _index(tmp_path, "".join(out + ["</body></html>"]))
+    assert [n.title for n in index.tree.root.walk() if n.title.startswith("Item")] == heads
+    # Read as the filing's Items (under their Parts), not merely as styled headings.
+    assert index.decisions["structure"]["filing"]["item_sources"]["styled"] == len(heads)
+    assert [p.title for p in index.tree.root.nodes] == ["Part I", "Part II", "Part III", "Part IV"]
