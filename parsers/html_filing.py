@@ -17,7 +17,7 @@ from typing import Any
 from parsers import filing_anatomy as fa
 from parsers.blocks import Block, Heading, folio, page_labels
 
-W_LINK, W_STYLED, W_TEXT, W_TITLE, W_PART_HINT, W_PAGE_END = 8.0, 3.0, 1.0, 1.0, 0.5, 1.0
+W_LINK, W_STYLED, W_TEXT, W_TITLE, W_PART_HINT, W_PAGE_END, W_BARE = 8.0, 3.0, 1.0, 1.0, 0.5, 1.0, 0.5
 _TRAILING_PAGE = re.compile(r"[A-Za-z.]\s+(?:page\s+)?(?:\d{1,3}|[ivx]{1,4})$")
 MAX_ITEM_HEAD = 300  # characters: an Item heading is a line, not a paragraph
 SNAP = 6  # blocks after a link target searched for the Item's own heading (page-top chrome comes first)
@@ -128,6 +128,8 @@ def candidates(blocks: list[Block], form: str, index_tables: set[int] | None = N
             continue  # "Item 1. Business 3" among its kind: a contents list set as lines, not headings
         if i + 1 < len(blocks) and blocks[i + 1].page != b.page:
             weight -= W_PAGE_END  # nothing follows it on its page: a running header or footer, not a heading
+        if ref.rest and i + 1 < len(blocks) and len(blocks[i + 1].text) <= MAX_ITEM_HEAD and fa.parse_item(blocks[i + 1].text):
+            weight = min(weight, W_BARE)  # the next line is the next Item: a listing of a Part's Items, not a heading
         if ref.rest and not (named or styled and _sentence_case_head(b.text, ref)):
             continue  # "Item 7 of this report discusses ..." cites an Item; it is not its heading
         title = _heading_title(blocks, i, ref)

@@ -115,3 +115,19 @@ def test_sentence_case_item_headings_without_contents_links(tmp_path):
     # Read as the filing's Items (under their Parts), not merely as styled headings.
     assert index.decisions["structure"]["filing"]["item_sources"]["styled"] == len(heads)
     assert [p.title for p in index.tree.root.nodes] == ["Part I", "Part II", "Part III", "Part IV"]
+
+
+def test_a_parts_divider_page_listing_its_items_is_not_their_headings(tmp_path):
+    # A "PART IV" divider page lists its two Items line after line (too few for a contents table); the Items'
+    # headings come after it.
+    heads = ["Item 1. Business", "Item 1A. Risk Factors", "Item 7. Management\u2019s Discussion", "Item 8. Financial Statements"]
+    out = ["<html><body>", _div("FORM 10-K", True), _div("Acme Widgets, Inc.", brk=True)]
+    for h in heads:
+        out += [_div(h, True), _div(BODY), _div(BODY, brk=True)]
+    out += [_div("PART IV", True), _div("Item 15. Exhibits and Financial Statement Schedules", True),
+            _div("Item 16. Form 10-K Summary", True, brk=True),
+            _div("Item 15. Exhibits and Financial Statement Schedules", True), _div("Exhibit 3.1 Articles " * 20),
+            _div("Item 16. Form 10-K Summary", True), _div("None.", brk=True), "</body></html>"]
+    index = _index(tmp_path, "".join(out))
+    item15 = next(n for n in index.tree.root.walk() if n.title.startswith("Item 15"))
+    assert item15.start_page == 7 and "Exhibit 3.1" in _own_text(index, item15.title)
