@@ -21,6 +21,8 @@ Variants:
                   Disclosures"), in the contents too
   items_1_and_2   10-K: "Items 1 and 2. Business and Properties" where Item 1 was, Item 2's heading gone (its
                   text stays where it was, after Items 1A-1C, as filers who combine them do)
+  part_item_one_line  each body "PART II" line joined to its first Item's heading ("PART II — Item 5. Market
+                  ..."), and no internal links, so the headings must carry it
   plain_unlinked  Item headings in body style (not bold, not underlined) and no internal links: only the
                   "Item N." text pattern is left
 """
@@ -35,7 +37,7 @@ from lxml import html as lhtml
 
 VARIANTS = ("original", "no_parts", "part2_late", "toc_unlinked", "toc_removed", "xref_links", "xref_pages",
             "caps_no_period", "item_in_cells", "combined_items", "plain_unlinked",
-            "items_1_and_2")
+            "items_1_and_2", "part_item_one_line")
 
 _BLOCK = {"div", "p", "td", "th", "li", "h1", "h2", "h3", "h4", "h5", "h6", "center", "dt", "dd"}
 _ITEM = re.compile(r"^item\s*(1[0-6]|[1-9])\s?([a-d])?(?![\w])\s*[.:\u2013\u2014-]?\s*(.*)$", re.I | re.S)
@@ -578,6 +580,24 @@ def business_and_properties(an: Anatomy) -> list[tuple[str, str]]:
     return [("item1", "item2")]
 
 
+def part_and_item(doc: Doc, an: Anatomy) -> int:
+    """Each body Part line that closely precedes an Item heading joined to it on one line."""
+    pos = {el: i for i, el in enumerate(doc.lines)}
+    heads = sorted((pos[an.headings[i]], i) for i in an.order)
+    n = 0
+    for el in an.part_lines:
+        if outer_table(el) in an.contents or el.getparent() is None:
+            continue
+        nxt = next(((p, i) for p, i in heads if p > pos[el]), None)
+        if not nxt or nxt[0] - pos[el] > 3:
+            continue
+        head = an.headings[nxt[1]]
+        set_text(head, f"{text_of(el)} \u2014 {text_of(head)}")
+        remove(el)
+        n += 1
+    return n
+
+
 def make_variant(data: bytes, form: str, variant: str) -> tuple[bytes, dict]:
     """The filing rewritten as ``variant`` and what was changed (counts; for ``combined_items`` the pairs)."""
     doc = parse(data)
@@ -603,6 +623,9 @@ def make_variant(data: bytes, form: str, variant: str) -> tuple[bytes, dict]:
     elif variant == "items_1_and_2":
         info["combined"] = business_and_properties(an) if form == "10-K" else []
         info["changed"] = len(info["combined"])
+    elif variant == "part_item_one_line":
+        info["changed"] = part_and_item(doc, an)
+        strip_internal_links(doc)
     elif variant == "plain_unlinked":
         info["changed"] = unstyle(an)
         strip_internal_links(doc)

@@ -20,6 +20,7 @@ from parsers.blocks import Block, Heading, folio, page_labels
 W_LINK, W_STYLED, W_TEXT, W_TITLE, W_PART_HINT, W_PAGE_END, W_BARE = 8.0, 3.0, 1.0, 1.0, 0.5, 1.0, 0.5
 _TRAILING_PAGE = re.compile(r"[A-Za-z.]\s+(?:page\s+)?(?:\d{1,3}|[ivx]{1,4})$")
 MAX_ITEM_HEAD = 300  # characters: an Item heading is a line, not a paragraph
+_PART_ITEM = re.compile(r"^\s*part\s+(IV|I{1,3})\b(?P<name>[^|]{0,60}?)\s*[.,:\u2013\u2014-]?\s*(items?\s*\d.*)$", re.I | re.S)
 SNAP = 6  # blocks after a link target searched for the Item's own heading (page-top chrome comes first)
 
 
@@ -50,9 +51,10 @@ def _styled(b: Block) -> bool:
     return s.bold or s.underline or b.text.isupper() or b.tag.startswith("h")
 
 
-def _heading_title(blocks: list[Block], i: int, ref: fa.ItemRef) -> str:
-    """The Item heading's text; when the title sits in the next block ("Item 1." / "Business"), both."""
-    text = blocks[i].text.replace(" | ", " ")
+def _heading_title(blocks: list[Block], i: int, ref: fa.ItemRef, text: str | None = None) -> str:
+    """The Item heading's text (``text`` when it is only part of the block); when the title sits in the next
+    block ("Item 1." / "Business"), both."""
+    text = (blocks[i].text if text is None else text).replace(" | ", " ")
     if not ref.rest and i + 1 < len(blocks):
         nxt = blocks[i + 1].text
         if 0 < len(nxt) <= 200 and not fa.parse_item(nxt) and not fa.parse_part(nxt):
@@ -100,7 +102,13 @@ def candidates(blocks: list[Block], form: str, index_tables: set[int] | None = N
         part = fa.parse_part(b.text)
         if part and not b.links and b.table_id not in index_tables:
             part_hint = part
-        ref = fa.parse_item(b.text)
+        text = b.text
+        joined = _PART_ITEM.match(text) if not b.links and b.table_id not in index_tables else None
+        if joined and fa.title_case(joined.group("name")):
+            # "PART II — Item 5. Market for ...", "PART I – FINANCIAL INFORMATION — Item 1. ...": the Part and
+            # its first Item on one line
+            part_hint, text = joined.group(1).upper(), joined.group(3)
+        ref = fa.parse_item(text)
         if not ref:
             continue
         in_index = b.table_id in index_tables or bool(b.links)
@@ -132,7 +140,7 @@ def candidates(blocks: list[Block], form: str, index_tables: set[int] | None = N
             weight = min(weight, W_BARE)  # the next line is the next Item: a listing of a Part's Items, not a heading
         if ref.rest and not (named or styled and _sentence_case_head(b.text, ref)):
             continue  # "Item 7 of this report discusses ..." cites an Item; it is not its heading
-        title = _heading_title(blocks, i, ref)
+        title = _heading_title(blocks, i, ref, text)
         for rpart, lo, hi in _readings(form, ref, part_hint):
             w = weight + (W_PART_HINT if part_hint == rpart else 0.0)
             out.append(Candidate(i, ref.numbers, rpart, lo, hi, w, title, "styled" if styled else "text"))
@@ -275,6 +283,9 @@ def _parts(blocks: list[Block], chain: list[Candidate], form: str, index_tables:
         if lines:
             i = lines[-1]
             title = blocks[i].text.replace(" | ", " ")
+            joined = _PART_ITEM.match(title)
+            if joined:  # the Part's line also holds its first Item's heading: the Part is what comes before
+                title = title[:joined.start(3)].strip(" .,:\u2013\u2014-")
             nxt = blocks[i + 1].text if i + 1 < len(blocks) else ""
             if fa.PART_HEAD.match(title) and not fa.PART_HEAD.match(title).group("rest").strip() and i + 1 < c.block \
                     and 0 < len(nxt) <= 60 and not fa.parse_item(nxt) and nxt.isupper():

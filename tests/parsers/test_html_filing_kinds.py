@@ -131,3 +131,17 @@ def test_a_parts_divider_page_listing_its_items_is_not_their_headings(tmp_path):
     index = _index(tmp_path, "".join(out))
     item15 = next(n for n in index.tree.root.walk() if n.title.startswith("Item 15"))
     assert item15.start_page == 7 and "Exhibit 3.1" in _own_text(index, item15.title)
+
+
+def test_part_and_its_first_item_on_one_line(tmp_path):
+    heads = ["PART I \u2013 FINANCIAL INFORMATION \u2014 Item 1. Financial Statements", "Item 2. Management\u2019s Discussion",
+             "Item 4. Controls and Procedures", "PART II \u2014 Item 1. Legal Proceedings", "Item 1A. Risk Factors",
+             "Item 6. Exhibits"]
+    out = ["<html><body>", _div("FORM 10-Q", True), _div("Acme Widgets, Inc.", brk=True)]
+    for h in heads:
+        out += [_div(h, True), _div(BODY), _div(BODY, brk=True)]
+    index = _index(tmp_path, "".join(out + ["</body></html>"]))
+    parts = index.tree.root.nodes
+    assert [p.title for p in parts[:2]] == ["PART I \u2013 FINANCIAL INFORMATION", "PART II"]
+    assert [c.title for c in parts[1].nodes] == ["Item 1. Legal Proceedings", "Item 1A. Risk Factors", "Item 6. Exhibits"]
+    assert [c.title for c in parts[0].nodes][0] == "Item 1. Financial Statements"
