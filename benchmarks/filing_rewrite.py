@@ -23,6 +23,8 @@ Variants:
                   text stays where it was, after Items 1A-1C, as filers who combine them do)
   part_item_one_line  each body "PART II" line joined to its first Item's heading ("PART II — Item 5. Market
                   ..."), and no internal links, so the headings must carry it
+  running_headers every page headed by a bold "PART II Item 7" line naming the Item it belongs to (as some
+                  filers print), and no internal links
   plain_unlinked  Item headings in body style (not bold, not underlined) and no internal links: only the
                   "Item N." text pattern is left
 """
@@ -37,7 +39,7 @@ from lxml import html as lhtml
 
 VARIANTS = ("original", "no_parts", "part2_late", "toc_unlinked", "toc_removed", "xref_links", "xref_pages",
             "caps_no_period", "item_in_cells", "combined_items", "plain_unlinked",
-            "items_1_and_2", "part_item_one_line")
+            "items_1_and_2", "part_item_one_line", "running_headers")
 
 _BLOCK = {"div", "p", "td", "th", "li", "h1", "h2", "h3", "h4", "h5", "h6", "center", "dt", "dd"}
 _ITEM = re.compile(r"^item\s*(1[0-6]|[1-9])\s?([a-d])?(?![\w])\s*[.:\u2013\u2014-]?\s*(.*)$", re.I | re.S)
@@ -598,6 +600,36 @@ def part_and_item(doc: Doc, an: Anatomy) -> int:
     return n
 
 
+def _part_of(ident: str) -> str:
+    if ident.startswith("part"):
+        return "I" if ident.startswith("part1") else "II"
+    rank = ORDER_10K.index(ident[4:].upper())
+    return "I" if rank < ORDER_10K.index("5") else "II" if rank < ORDER_10K.index("10") else \
+        "III" if rank < ORDER_10K.index("15") else "IV"
+
+
+def running_headers(doc: Doc, an: Anatomy, form: str) -> int:
+    """A "PART II Item 7" line at the top of every page after an Item's heading, naming that Item."""
+    page_of = pages_of_lines(doc)
+    pos = {el: i for i, el in enumerate(doc.lines)}
+    heads = sorted((pos[an.headings[i]], i) for i in an.order)
+    first: dict = {}
+    for el in doc.lines:
+        first.setdefault(page_of.get(el, 0), el)
+    n = 0
+    for page, el in sorted(first.items()):
+        cur = [i for p, i in heads if p < pos[el]]
+        if not cur or el.getparent() is None:
+            continue
+        number = item_of(text_of(an.headings[cur[-1]]))[0]
+        head = doc.make("div")
+        span = etree.SubElement(head, head.tag.replace("div", "span"), style="font-weight:bold")
+        span.text = f"PART {_part_of(cur[-1])} Item {number}"
+        block_anchor(el).addprevious(head)
+        n += 1
+    return n
+
+
 def make_variant(data: bytes, form: str, variant: str) -> tuple[bytes, dict]:
     """The filing rewritten as ``variant`` and what was changed (counts; for ``combined_items`` the pairs)."""
     doc = parse(data)
@@ -625,6 +657,9 @@ def make_variant(data: bytes, form: str, variant: str) -> tuple[bytes, dict]:
         info["changed"] = len(info["combined"])
     elif variant == "part_item_one_line":
         info["changed"] = part_and_item(doc, an)
+        strip_internal_links(doc)
+    elif variant == "running_headers":
+        info["changed"] = running_headers(doc, an, form)
         strip_internal_links(doc)
     elif variant == "plain_unlinked":
         info["changed"] = unstyle(an)
