@@ -104,6 +104,25 @@ def variant_file(f: dict, variant: str, tmp: Path) -> tuple[Path, list[dict], di
     return path, expected, info
 
 
+def refill_peers(rows: list[dict], corpus_filings: list[dict], tmp: Path) -> None:
+    """The peers' cached results for the rows of an earlier run (rows follow the corpus order per variant)."""
+    by_variant: dict[str, list[dict]] = {}
+    for r in rows:
+        by_variant.setdefault(r["variant"], []).append(r)
+    for variant, vrows in by_variant.items():
+        if not (CACHE / "peers" / variant).is_dir():
+            continue
+        for r, f in zip(vrows, corpus_filings):
+            assert (r["form"], r["ticker"]) == (f["form"], f["ticker"])
+            if not list((CACHE / "peers" / variant).glob(f"{f['form']}-{f['ticker']}-*.json")):
+                continue
+            path, expected, _ = variant_file(f, variant, tmp)
+            for name in ("edgartools", "sec_parser"):
+                res = _peer(name, f, variant, path, expected, True)
+                if res is not None:
+                    r[name] = res
+
+
 def summarise(rows: list[dict], key: str) -> dict | None:
     got = [r[key] for r in rows if r.get(key)]
     if not got:
@@ -112,8 +131,11 @@ def summarise(rows: list[dict], key: str) -> dict | None:
             "perfect": sum(g["f1"] == 1.0 for g in got) / len(got), "length": statistics.mean(g["length"] for g in got)}
 
 
-def _cell(s: dict | None) -> str:
-    return f"{s['f1']:.3f} / {s['perfect']:.0%} / {s['length']:.3f}" if s else "-"
+def _cell(s: dict | None, n: int | None = None) -> str:
+    """F1 / perfect / length; a peer measured on fewer filings than ours says on how many."""
+    if not s:
+        return "-"
+    return f"{s['f1']:.3f} / {s['perfect']:.0%} / {s['length']:.3f}" + (f" (on {s['filings']})" if n and s["filings"] != n else "")
 
 
 def markdown(report: dict) -> str:
@@ -128,8 +150,11 @@ def markdown(report: dict) -> str:
         for h in ("A", "B", "all"):
             s = halves[h]
             if s["ours"]:
-                lines.append(f"| {variant} | {h} | {s['ours']['filings']} | {_cell(s['ours'])} | {_cell(s['edgartools'])} "
-                             f"| {_cell(s['sec_parser'])} |")
+                n = s["ours"]["filings"]
+                q = sum(1 for r in report["rows"] if r["variant"] == variant and r["form"] == "10-Q"
+                        and (h == "all" or half(r["ticker"]) == h))
+                lines.append(f"| {variant} | {h} | {n} | {_cell(s['ours'])} | {_cell(s['edgartools'], n)} "
+                             f"| {_cell(s['sec_parser'], q)} |")
     worst = [r for r in report["rows"] if r["ours"]["f1"] < 1.0 or r["ours"]["length"] < 0.75]
     if worst:
         lines += ["", "Our filings below F1 1.0 or length 0.75, per variant:", ""]
@@ -160,13 +185,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=("ours", "all", "peers"), default="all")
     ap.add_argument("--cached-peers", action="store_true",
                     help="report the peers' results of an earlier --only peers run, run no peer now")
+    ap.add_argument("--report-from", default="",
+                    help="rebuild the report from an earlier run's JSON (ours) and the peers' results cached since")
     ap.add_argument("--out", default=str(HERE / "results" / "filings_variants.json"))
     args = ap.parse_args(argv)
     only = set(args.filings.split(",")) if args.filings else None
     variants = [v for v in args.variants.split(",") if v]
     rows = []
+    if args.report_from:
+        earlier = json.loads(Path(args.report_from).read_text())
+        rows = earlier["rows"]
+        with tempfile.TemporaryDirectory(prefix="pagetree-variants-") as tmp:
+            refill_peers(rows, filings(Path(args.corpus), only), Path(tmp))
+        variants = list(dict.fromkeys(r["variant"] for r in rows))
+        argv = (argv if argv is not None else sys.argv[1:]) + ["(ours: " + earlier["command"] + ", " + earlier["date"]
+                                                                  + ", load " + earlier["load"] + ")"]
     with tempfile.TemporaryDirectory(prefix="pagetree-variants-") as tmp:
-        for variant in variants:
+        for variant in variants if not args.report_from else []:
             for f in filings(Path(args.corpus), only):
                 path, expected, info = variant_file(f, variant, Path(tmp))
                 row = {"variant": variant, "form": f["form"], "ticker": f["ticker"], "changed": info.get("changed"),
