@@ -163,9 +163,15 @@ def readings(form: str, ref: ItemRef) -> list[tuple[str, int, int]]:
     """(part, lo, hi) for each Part the Item label can belong to (a 10-Q's Item 1 is in both Parts)."""
     out = []
     for part in (parts_of(form, ref.numbers[0]) if form == FORM_10Q else ["*"]):
-        ranks = [r for r in (item_rank(form, part, n) for n in ref.numbers) if r is not None]
+        ranks = sorted({r for r in (item_rank(form, part, n) for n in ref.numbers) if r is not None})
         if ranks:
-            out.append((part if part != "*" else items(form)[ranks[0]][0], min(ranks), max(ranks)))
+            # "Items 10, 11, 12, 13 and 14" spans its run of the form's order; "Items 1 and 2. Business and
+            # Properties" skips 1A-1C, which the filer then sets after it: such a heading holds only its first
+            # run, so the Items it skipped may still follow.
+            hi = ranks[0]
+            while hi + 1 in ranks:
+                hi += 1
+            out.append((part if part != "*" else items(form)[ranks[0]][0], ranks[0], hi))
     return out
 
 
