@@ -271,6 +271,9 @@ class _Builder:
 
     def flush(self, tag: str | None = None) -> None:
         runs = self.runs
+        if not runs:  # most calls: every block element start and end flushes
+            self.tag = "p"
+            return
         raw = "".join([r[0] for r in runs])
         ctxs = self.ctxs
         pre = any(ctxs[r[1]].pre for r in runs)
@@ -316,6 +319,20 @@ class _Builder:
         runs.clear()
         self.ids, self.links, self.tag = [], [], "p"
         self.break_pending = False
+
+
+_SPACER = ("td", 0, False, False)
+
+
+def _spacer_cell(get: Any, runs: list[tuple[str, int]], ctx: _Ctx) -> bool:
+    """An empty cell whose separator would be collapsed with the one before it (a financial statement's spacer
+    cells are half its elements): nothing to read, unless it carries an id or a page break."""
+    if get("id") is not None or ctx.pre:
+        return False
+    style = get("style")
+    if style and ("reak" in style or "REAK" in style):
+        return False
+    return not runs or runs[-1][0] == " | " or (len(runs) > 1 and runs[-2][0] == " | " and runs[-1][0].isspace())
 
 
 def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
@@ -375,6 +392,9 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
             push((tag, ctx, False, False))
             continue
         get = el.get
+        if tag == "td" and el.text is None and not len(el) and _spacer_cell(get, runs, styles.ctxs[ctx]):
+            push(_SPACER)
+            continue
         key = (ctx, tag, get("style") or "", get("align") or "", get("size") or "" if tag == "font" else "",
                get("hidden") is not None)
         hit = style_cache.get(key)
@@ -428,8 +448,23 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
     return HtmlDocument(blocks=b.blocks, title=title, facts=facts, header=header, decisions=decisions)
 
 
+MAX_FACT_TEXT = 4000
+
+
 def fact_value(el: Any, tag: str) -> str:
-    text = "".join(el.itertext())
+    """A fact's text, whitespace normalised; a text fact's first 4,000 characters. A text block tags a whole note
+    (and holds others): its text is read only as far as those characters go."""
     if tag == "ix:nonfraction":
-        return " ".join(text.split())
-    return " ".join(text.split())[:4000]
+        return " ".join("".join(el.itertext()).split())
+    parts: list[str] = []
+    read, check = 0, 2 * MAX_FACT_TEXT
+    for piece in el.itertext():
+        parts.append(piece)
+        read += len(piece)
+        if read >= check:
+            text = " ".join("".join(parts).split())
+            # Later text can only lengthen the last word or add words after it.
+            if text.rfind(" ") >= MAX_FACT_TEXT:
+                return text[:MAX_FACT_TEXT]
+            check *= 2
+    return " ".join("".join(parts).split())[:MAX_FACT_TEXT]
