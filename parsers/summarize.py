@@ -78,12 +78,24 @@ class SummaryCache(Protocol):
         """Wait until every put is stored."""
 
 
-def _terms(text: str) -> list[str]:
+def _words(text: str) -> list[str]:
+    """The lower-case words of three letters or more, stop words included (callers drop them with set and
+    Counter operations, in C)."""
     # This runs over every text: lower the whole of an ASCII text once (words then match alike); otherwise
     # lower word by word, as lowering some non-ASCII letters makes ASCII ones (the Kelvin sign makes "k").
     if text.isascii():
-        return [w for w in _WORD3.findall(text.lower()) if w not in STOP]
-    return [w for w in map(str.lower, _WORD3.findall(text)) if len(w) > 2 and w not in STOP]
+        return _WORD3.findall(text.lower())
+    return [w for w in map(str.lower, _WORD3.findall(text)) if len(w) > 2]
+
+
+def _terms(text: str) -> list[str]:
+    return [w for w in _words(text) if w not in STOP]
+
+
+def _drop_stop_words(counts: Counter[str]) -> Counter[str]:
+    for word in STOP & counts.keys():
+        del counts[word]
+    return counts
 
 
 def _clean(text: str, title: str = "") -> str:
@@ -123,7 +135,7 @@ class ExtractiveSummarizer:
     def for_sections(cls, texts: list[str]) -> "ExtractiveSummarizer":
         df: Counter[str] = Counter()
         for text in texts:
-            df.update(set(_terms(text)))
+            df.update(set(_words(text)) - STOP)
         return cls(df, len(texts))
 
     def _idf(self, term: str) -> float:
@@ -143,12 +155,13 @@ class ExtractiveSummarizer:
         body = text + "\n\n" + "\n\n".join(children)
         # The text is cut into its first sentences (the candidates) and the rest, and each part is tokenised once
         # for both the term counts and the scoring: no word crosses the whitespace a cut is made at.
-        sentences, pieces_terms, rest = _sentences(text)
-        tf = Counter(_terms(rest))
-        for terms in pieces_terms:
-            tf.update(terms)
+        sentences, pieces_words, rest = _sentences(text)
+        tf = Counter(_words(rest))
+        for words in pieces_words:
+            tf.update(words)
         for child in children:
-            tf.update(_terms(child))
+            tf.update(_words(child))
+        _drop_stop_words(tf)
         weight = {t: (1 + math.log(c)) * self._idf(t) for t, c in tf.items()}
         if len(own) <= SHORT_LEAF_CHARS and request.child_titles:
             # A parent with (almost) no text of its own: its sections say best what it holds.
@@ -162,14 +175,14 @@ class ExtractiveSummarizer:
         room = SUMMARY_MAX_WORDS - len(tail.split())
         return (_clip_words(lead, room) + tail).strip(), "extractive"
 
-    def _best_sentence(self, sentences: list[tuple[str, int, list[str]]], weight: dict[str, float]) -> str:
+    def _best_sentence(self, sentences: list[tuple[str, int, set[str]]], weight: dict[str, float]) -> str:
         if not sentences:
             return ""
 
-        def score(item: tuple[int, tuple[str, int, list[str]]]) -> float:
+        def score(item: tuple[int, tuple[str, int, set[str]]]) -> float:
             idx, (_, words, terms) = item
             fit = 1.0 if words <= 25 else 0.75  # a sentence that must be clipped says less
-            return fit * sum(weight.get(t, 0.0) for t in set(terms)) / math.sqrt(words + 4) - 0.02 * idx
+            return fit * sum(weight.get(t, 0.0) for t in terms) / math.sqrt(words + 4) - 0.02 * idx
 
         return max(enumerate(sentences), key=score)[1][0]
 
@@ -189,10 +202,10 @@ class ExtractiveSummarizer:
 MAX_SENTENCES = 80  # candidates scored: a long section's text is hundreds of kilobytes
 
 
-def _sentences(text: str) -> tuple[list[tuple[str, int, list[str]]], list[list[str]], str]:
-    """The first 80 candidate sentences (5-60 words) as (sentence, words, terms), the terms of every piece read
-    on the way, and the text after them (not split further)."""
-    sentences: list[tuple[str, int, list[str]]] = []
+def _sentences(text: str) -> tuple[list[tuple[str, int, set[str]]], list[list[str]], str]:
+    """The first 80 candidate sentences (5-60 words) as (sentence, word count, distinct terms), the words of
+    every piece read on the way, and the text after them (not split further)."""
+    sentences: list[tuple[str, int, set[str]]] = []
     pieces_terms: list[list[str]] = []
     at = 0
     for m in _SENTENCE.finditer(text):
@@ -204,11 +217,11 @@ def _sentences(text: str) -> tuple[list[tuple[str, int, list[str]]], list[list[s
     return sentences, pieces_terms, ""
 
 
-def _add_sentence(out: list[tuple[str, int, list[str]]], pieces_terms: list[list[str]], piece: str) -> None:
-    terms = _terms(piece)
-    pieces_terms.append(terms)
+def _add_sentence(out: list[tuple[str, int, set[str]]], pieces_words: list[list[str]], piece: str) -> None:
+    found = _words(piece)
+    pieces_words.append(found)
     if piece and 5 <= len(words := piece.split()) <= 60:
-        out.append((" ".join(words), len(words), terms))
+        out.append((" ".join(words), len(words), set(found) - STOP))
 
 
 def subtree_keys(root: Node, own_text: dict[str, str]) -> dict[str, str]:
