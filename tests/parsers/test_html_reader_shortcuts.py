@@ -61,3 +61,13 @@ def test_a_short_text_fact_and_a_number_are_read_whole():
     root = etree.fromstring(xml)
     assert fact_value(root[0], "ix:nonnumeric") == "10-K"
     assert fact_value(root[1], "ix:nonfraction") == "1,234"
+
+
+def test_the_title_comes_from_the_head_or_else_from_the_first_title_anywhere(tmp_path):
+    path = tmp_path / "t.htm"
+    path.write_text(f"<html xmlns='{XHTML}'><head><meta charset='utf-8'/><title> Annual\n Report </title></head>"
+                    "<body><p>Text</p></body></html>")
+    assert read_html(path, 10**6).title == "Annual Report"
+    path.write_text(f"<html xmlns='{XHTML}'><body><p>Text</p><div><title>Filing 10-K</title></div>"
+                    "<title>Second</title></body></html>")
+    assert read_html(path, 10**6).title == "Filing 10-K"
