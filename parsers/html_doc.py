@@ -142,12 +142,20 @@ def element_tag(el: Any) -> str:
     return name
 
 
+_ATTR_NAMES: dict[str, str] = {}  # attribute name -> lower-case local name (a fact has seven, every fact alike)
+
+
 def element_attrs(el: Any) -> dict[str, str]:
     """Attributes by lower-case local name (XML keeps case, the HTML parser lowers it)."""
     out = {}
-    for k, v in el.attrib.items():
-        k = k.split("}", 1)[-1].lower()
-        out[k] = v
+    names = _ATTR_NAMES
+    for k, v in el.items():
+        name = names.get(k)
+        if name is None:
+            name = k.split("}", 1)[-1].lower()
+            if len(names) < 10_000:  # a document inventing attribute names must not grow this without bound
+                names[k] = name
+        out[name] = v
     return out
 
 
@@ -238,6 +246,7 @@ class _Styles:
 
     def __init__(self) -> None:
         self.ctxs: list[_Ctx] = [_Ctx()]
+        self.pre = False  # whether any context is preformatted text (most documents have none)
         self._ids: dict[_Ctx, int] = {self.ctxs[0]: 0}
         self.cache: dict[tuple[int, str, str, str, str, bool], tuple[int, bool, bool, bool]] = {}
 
@@ -247,6 +256,7 @@ class _Styles:
         if cid is None:
             cid = self._ids[ctx] = len(self.ctxs)
             self.ctxs.append(ctx)
+            self.pre = self.pre or ctx.pre
         out = self.cache[key] = (cid, hidden, before, after)
         return out
 
@@ -254,8 +264,9 @@ class _Styles:
 class _Builder:
     """Accumulates inline text runs (text, context id) into blocks."""
 
-    def __init__(self, ctxs: list[_Ctx]) -> None:
-        self.ctxs = ctxs
+    def __init__(self, styles: _Styles) -> None:
+        self.styles = styles
+        self.ctxs = styles.ctxs
         self.blocks: list[Block] = []
         self.runs: list[tuple[str, int]] = []  # emptied in place, so the walk may hold on to it
         self.ids: list[str] = []
@@ -265,15 +276,15 @@ class _Builder:
         self.table_id = 0  # the outermost table the current runs are in (0: none); only tables change it
         self.hr_breaks = 0
 
-    def cell(self) -> None:
-        if self.runs and self.runs[-1][0] != " | ":
-            self.runs.append((" | ", 0))
 
     def flush(self, tag: str | None = None) -> None:
         runs = self.runs
+        if not runs:  # most calls: every block element start and end flushes
+            self.tag = "p"
+            return
         raw = "".join([r[0] for r in runs])
         ctxs = self.ctxs
-        pre = any(ctxs[r[1]].pre for r in runs)
+        pre = self.styles.pre and any(ctxs[r[1]].pre for r in runs)
         if pre:
             raw = raw.replace("\xa0", " ").replace("\u200b", "")
             text = "\n".join(line.rstrip() for line in raw.strip("\n").splitlines())
@@ -318,6 +329,21 @@ class _Builder:
         self.break_pending = False
 
 
+_SPACER = ("td", 0, False, False)
+_CELL_SEP = (" | ", 0)
+
+
+def _spacer_cell(get: Any, runs: list[tuple[str, int]], ctx: _Ctx) -> bool:
+    """An empty cell whose separator would be collapsed with the one before it (a financial statement's spacer
+    cells are half its elements): nothing to read, unless it carries an id or a page break."""
+    if get("id") is not None or ctx.pre:
+        return False
+    style = get("style")
+    if style and ("reak" in style or "REAK" in style):
+        return False
+    return not runs or runs[-1][0] == " | " or (len(runs) > 1 and runs[-2][0] == " | " and runs[-1][0].isspace())
+
+
 def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
     """Blocks, title and inline-XBRL fact marks of the HTML document at ``path``."""
     from lxml import etree
@@ -332,11 +358,14 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
     del data, text
     styles = _Styles()
     style_cache = styles.cache
-    b = _Builder(styles.ctxs)
+    b = _Builder(styles)
     runs = b.runs
     facts: list[FactMark] = []
     header = None
-    found = root.xpath("//*[local-name()='title'][1]")
+    # The head's title first: a search of the whole tree for the first element named "title" costs half as much
+    # as libxml2's parse of a filing; it is needed only when the head has none.
+    found = root.xpath("/*/*[local-name()='head']/*[local-name()='title']") or \
+        root.xpath("//*[local-name()='title'][1]")
     title = " ".join("".join(found[0].itertext()).split()) if found else ""
     depth_capped = 0
     tables = 0
@@ -357,8 +386,8 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
                     b.flush(tag if tag in _BLOCK_TAGS else None)
                     if tag == "table":
                         b.table_id = tables_open.pop()
-                elif tag == "td" or tag == "th":
-                    b.cell()
+                elif (tag == "td" or tag == "th") and runs and runs[-1][0] != " | ":
+                    runs.append(_CELL_SEP)
                 if brk_after:
                     b.flush()
                     b.break_pending = True
@@ -375,6 +404,10 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
             push((tag, ctx, False, False))
             continue
         get = el.get
+        text = el.text
+        if tag == "td" and text is None and not len(el) and _spacer_cell(get, runs, styles.ctxs[ctx]):
+            push(_SPACER)
+            continue
         key = (ctx, tag, get("style") or "", get("align") or "", get("size") or "" if tag == "font" else "",
                get("hidden") is not None)
         hit = style_cache.get(key)
@@ -411,8 +444,8 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
             alt = (get("alt") or "").strip()
             if alt and not _FILE_NAME.match(alt):  # a file name is not a description
                 runs.append((f" {alt} ", inner))
-        if el.text:
-            runs.append((el.text, inner))
+        if text:
+            runs.append((text, inner))
         if len(stack) >= MAX_DEPTH and len(el):
             # Markup nested this deep is junk, not layout: its text is read flat.
             depth_capped += 1
@@ -428,8 +461,26 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
     return HtmlDocument(blocks=b.blocks, title=title, facts=facts, header=header, decisions=decisions)
 
 
+MAX_FACT_TEXT = 4000
+
+
 def fact_value(el: Any, tag: str) -> str:
-    text = "".join(el.itertext())
+    """A fact's text, whitespace normalised; a text fact's first 4,000 characters. A text block tags a whole note
+    (and holds others): its text is read only as far as those characters go."""
+    if not len(el):  # most facts: a number or a date with no markup inside
+        text = " ".join((el.text or "").split())
+        return text if tag == "ix:nonfraction" else text[:MAX_FACT_TEXT]
     if tag == "ix:nonfraction":
-        return " ".join(text.split())
-    return " ".join(text.split())[:4000]
+        return " ".join("".join(el.itertext()).split())
+    parts: list[str] = []
+    read, check = 0, 2 * MAX_FACT_TEXT
+    for piece in el.itertext():
+        parts.append(piece)
+        read += len(piece)
+        if read >= check:
+            text = " ".join("".join(parts).split())
+            # Later text can only lengthen the last word or add words after it.
+            if text.rfind(" ") >= MAX_FACT_TEXT:
+                return text[:MAX_FACT_TEXT]
+            check *= 2
+    return " ".join("".join(parts).split())[:MAX_FACT_TEXT]

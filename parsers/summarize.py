@@ -15,6 +15,7 @@ import threading
 from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Callable, Protocol, Sequence
 
 from index_store.model import SUMMARY_MAX_WORDS, Node, title_paths
@@ -24,6 +25,9 @@ from parsers.toc import DOT_LEADERS
 SHORT_LEAF_CHARS = 200  # a leaf this short is its own summary: no call needed
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-\.]*[A-Za-z0-9]|[A-Za-z]")
+# The words of _WORD that _terms keeps (three characters or more), found directly: a shorter match of _WORD is
+# never part of a longer one, so the matches of three or more characters are the same.
+_WORD3 = re.compile(r"[A-Za-z][A-Za-z0-9_\-\.]+[A-Za-z0-9]")
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+(?=[A-Z0-9\"'(])|\n{2,}")
 # Codes: short acronyms (GNU, VCS), letters+digits (E42, X200, P_IN), snake_case, --options, CamelCase.
 _CODE = re.compile(
@@ -33,6 +37,7 @@ _CODE = re.compile(
 _ROMAN = frozenset("II III IV VI VII VIII IX XI XII XIII XIV XV XX".split())
 _NOISY_TERM = re.compile(r"[./]|^-|-$|\d{3,}")  # urls, file names, dangling hyphens, numbers: poor keywords
 _URL = re.compile(r"\(?<?(?:https?://|www\.)[^\s)>]+>?\)?")
+_SPACED_DOT = re.compile(r"\.\s\.")  # any run of DOT_LEADERS holds ".." or this
 _HYPHEN_BREAK = re.compile(r"(?<=[a-z])- (?=[a-z])")  # "Main- tainers": a word broken at a line end
 STOP = frozenset(
     """a about above after again all also an and any are as at be because been before being below between both but by can
@@ -73,16 +78,36 @@ class SummaryCache(Protocol):
         """Wait until every put is stored."""
 
 
-def _terms(text: str) -> list[str]:
+def _words(text: str) -> list[str]:
+    """The lower-case words of three letters or more, stop words included (callers drop them with set and
+    Counter operations, in C)."""
     # This runs over every text: lower the whole of an ASCII text once (words then match alike); otherwise
     # lower word by word, as lowering some non-ASCII letters makes ASCII ones (the Kelvin sign makes "k").
-    words = _WORD.findall(text.lower()) if text.isascii() else map(str.lower, _WORD.findall(text))
-    return [w for w in words if len(w) > 2 and w not in STOP]
+    if text.isascii():
+        return _WORD3.findall(text.lower())
+    return [w for w in map(str.lower, _WORD3.findall(text)) if len(w) > 2]
+
+
+def _terms(text: str) -> list[str]:
+    return [w for w in _words(text) if w not in STOP]
+
+
+def _drop_stop_words(counts: Counter[str]) -> Counter[str]:
+    for word in STOP & counts.keys():
+        del counts[word]
+    return counts
 
 
 def _clean(text: str, title: str = "") -> str:
     """Text for picking sentences: no URLs or dot leaders, broken words joined, the heading itself dropped."""
-    text = _HYPHEN_BREAK.sub("", " ".join(DOT_LEADERS.sub(" ", _URL.sub(" ", text)).split()))
+    # Each pattern is tried at every position of a long text: only where its fixed characters occur.
+    if "http" in text or "www." in text:
+        text = _URL.sub(" ", text)
+    if ".." in text or _SPACED_DOT.search(text):
+        text = DOT_LEADERS.sub(" ", text)
+    text = " ".join(text.split())
+    if "- " in text:
+        text = _HYPHEN_BREAK.sub("", text)
     head = " ".join(title.split())
     if head and text.lower().startswith(head.lower()):
         text = text[len(head):].lstrip(" :.-")
@@ -110,7 +135,7 @@ class ExtractiveSummarizer:
     def for_sections(cls, texts: list[str]) -> "ExtractiveSummarizer":
         df: Counter[str] = Counter()
         for text in texts:
-            df.update(set(_terms(text)))
+            df.update(set(_words(text)) - STOP)
         return cls(df, len(texts))
 
     def _idf(self, term: str) -> float:
@@ -128,13 +153,21 @@ class ExtractiveSummarizer:
         children = [" ".join(c.split()) for c in request.child_summaries]  # their "Covers:" codes are the parent's too
         text = _clean(request.text, request.title)
         body = text + "\n\n" + "\n\n".join(children)
-        tf = Counter(_terms(body))
+        # The text is cut into its first sentences (the candidates) and the rest, and each part is tokenised once
+        # for both the term counts and the scoring: no word crosses the whitespace a cut is made at.
+        sentences, pieces_words, rest = _sentences(text)
+        tf = Counter(_words(rest))
+        for words in pieces_words:
+            tf.update(words)
+        for child in children:
+            tf.update(_words(child))
+        _drop_stop_words(tf)
         weight = {t: (1 + math.log(c)) * self._idf(t) for t, c in tf.items()}
         if len(own) <= SHORT_LEAF_CHARS and request.child_titles:
             # A parent with (almost) no text of its own: its sections say best what it holds.
             lead = "Sections: " + "; ".join(" ".join(t.split()) for t in request.child_titles) + "."
         else:
-            lead = self._best_sentence(text, weight) or (children[0] if children else text)
+            lead = self._best_sentence(sentences, weight) or (children[0] if children else text)
         covers = self._covers(body, weight, lead)
         while covers and SUMMARY_MAX_WORDS - len(lead.split()) < 12 and len(covers) > 2:
             covers.pop()  # keep room for the sentence: it carries more than a keyword list
@@ -142,44 +175,53 @@ class ExtractiveSummarizer:
         room = SUMMARY_MAX_WORDS - len(tail.split())
         return (_clip_words(lead, room) + tail).strip(), "extractive"
 
-    def _best_sentence(self, text: str, weight: dict[str, float]) -> str:
-        # Only the first 80 candidate sentences are scored: split no further than that (a long section's text
-        # is hundreds of kilobytes).
-        sentences: list[str] = []
-        at = 0
-        for m in _SENTENCE.finditer(text):
-            _add_sentence(sentences, text[at:m.start()])
-            at = m.end()
-            if len(sentences) >= 80:
-                break
-        else:
-            _add_sentence(sentences, text[at:])
+    def _best_sentence(self, sentences: list[tuple[str, int, set[str]]], weight: dict[str, float]) -> str:
         if not sentences:
             return ""
 
-        def score(item: tuple[int, str]) -> float:
-            idx, sentence = item
-            terms = set(_terms(sentence))
-            fit = 1.0 if len(sentence.split()) <= 25 else 0.75  # a sentence that must be clipped says less
-            return fit * sum(weight.get(t, 0.0) for t in terms) / math.sqrt(len(sentence.split()) + 4) - 0.02 * idx
+        def score(item: tuple[int, tuple[str, int, set[str]]]) -> float:
+            idx, (_, words, terms) = item
+            fit = 1.0 if words <= 25 else 0.75  # a sentence that must be clipped says less
+            return fit * sum(weight.get(t, 0.0) for t in terms) / math.sqrt(words + 4) - 0.02 * idx
 
-        return max(enumerate(sentences[:80]), key=score)[1]
+        return max(enumerate(sentences), key=score)[1][0]
 
     def _covers(self, body: str, weight: dict[str, float], lead: str) -> list[str]:
         """Up to 5 distinctive codes/terms not already in ``lead``: codes (E42, --force, P_IN) first."""
         seen_lower = lead.lower()
         counts: Counter[str] = Counter(c for c in _CODE.findall(body) if c.lower() not in STOP and c not in _ROMAN)
-        codes = [c for c, _ in sorted(counts.items(), key=lambda kv: (-kv[1] * self._idf(kv[0].lower()), kv[0]))
-                 if c.lower() not in seen_lower][:3]
+        # Filters run lazily down the ranking: only until enough are found, not over every term of a long section.
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1] * self._idf(kv[0].lower()), kv[0]))
+        codes = list(islice((c for c, _ in ranked if c.lower() not in seen_lower), 3))
         taken = {c.lower() for c in codes}
-        terms = [t for t, _ in sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))
-                 if t not in seen_lower and t not in taken and not _NOISY_TERM.search(t)]
-        return codes + terms[: 5 - len(codes)]
+        terms = islice((t for t, _ in sorted(weight.items(), key=lambda kv: (-kv[1], kv[0]))
+                        if t not in seen_lower and t not in taken and not _NOISY_TERM.search(t)), 5 - len(codes))
+        return codes + list(terms)
 
 
-def _add_sentence(out: list[str], piece: str | None) -> None:
+MAX_SENTENCES = 80  # candidates scored: a long section's text is hundreds of kilobytes
+
+
+def _sentences(text: str) -> tuple[list[tuple[str, int, set[str]]], list[list[str]], str]:
+    """The first 80 candidate sentences (5-60 words) as (sentence, word count, distinct terms), the words of
+    every piece read on the way, and the text after them (not split further)."""
+    sentences: list[tuple[str, int, set[str]]] = []
+    pieces_terms: list[list[str]] = []
+    at = 0
+    for m in _SENTENCE.finditer(text):
+        _add_sentence(sentences, pieces_terms, text[at:m.start()])
+        at = m.end()
+        if len(sentences) >= MAX_SENTENCES:
+            return sentences, pieces_terms, text[at:]
+    _add_sentence(sentences, pieces_terms, text[at:])
+    return sentences, pieces_terms, ""
+
+
+def _add_sentence(out: list[tuple[str, int, set[str]]], pieces_words: list[list[str]], piece: str) -> None:
+    found = _words(piece)
+    pieces_words.append(found)
     if piece and 5 <= len(words := piece.split()) <= 60:
-        out.append(" ".join(words))
+        out.append((" ".join(words), len(words), set(found) - STOP))
 
 
 def subtree_keys(root: Node, own_text: dict[str, str]) -> dict[str, str]:

@@ -18,6 +18,11 @@ from index_store.model import FactRow
 from parsers.html_doc import FactMark, element_attrs, element_tag, fact_value
 
 _ZERO_FORMATS = ("fixed-zero", "zerodash", "fixed-empty")
+_IX = "http://www.xbrl.org/2013/inlineXBRL"
+# Fact elements by name, for libxml2 to find: as the specification spells them, in lower case, and as the HTML
+# parser names them (prefix kept, lower case).
+_FACT_SELECTORS = tuple(f"{{{_IX}}}{n}" for n in ("nonFraction", "nonNumeric", "nonfraction", "nonnumeric")) + \
+    ("ix:nonfraction", "ix:nonnumeric")
 
 
 def _text(el: Any) -> str:
@@ -45,7 +50,10 @@ def contexts_and_units(header: Any) -> tuple[dict[str, dict[str, Any]], dict[str
     units: dict[str, str] = {}
     if header is None:
         return contexts, units
-    for el in header.iter():
+    # libxml2 picks the contexts and units out of the header's thousands of elements; a header read by the HTML
+    # parser (prefixes kept in the names) is walked element by element.
+    found = list(header.iter("{*}context", "{*}unit"))
+    for el in found or header.iter():
         local = _local(el)
         if local == "context":
             ctx: dict[str, Any] = {"period_start": None, "period_end": None, "instant": None, "dimensions": {}}
@@ -75,10 +83,9 @@ def hidden_marks(header: Any) -> list[FactMark]:
     out = []
     if header is None:
         return out
-    for el in header.iter():
+    for el in header.iter(*_FACT_SELECTORS):
         tag = element_tag(el)
-        if tag in ("ix:nonfraction", "ix:nonnumeric"):
-            out.append(FactMark(tag, element_attrs(el), fact_value(el, tag), None))
+        out.append(FactMark(tag, element_attrs(el), fact_value(el, tag), None))
     return out
 
 
