@@ -1,9 +1,8 @@
 """Exhibits attached to a 10-K/10-Q PDF: each its own node, and a long one its own subtree.
 
 After the signatures a filing PDF carries the exhibits filed with it, each starting on a page whose first lines
-name it ("Exhibit 13.1", "EXHIBIT 10.20"; some repeat the label atop every page). Each becomes a level-1 node, so
-an exhibit's own numbering ("Section 1.1 History" of a plan, "Note 1" of a subsidiary's statements) stays inside
-it instead of nesting into the filing's Items. An exhibit of MIN_PAGES or more gets children:
+name it ("Exhibit 13.1", "EXHIBIT 10.20"; some repeat the label atop every page). An exhibit of MIN_PAGES or
+more gets children:
 
 * its own contents page among its first pages (a credit agreement's "TABLE OF CONTENTS", a set of statements'
   "INDEX"), read with the front TOC's line reader and mapped with its own printed -> physical offset;
@@ -11,7 +10,10 @@ it instead of nesting into the filing's Items. An exhibit of MIN_PAGES or more g
   in Exhibit 99): MD&A, selected financial data, the auditor's report, each statement by its Regulation S-X name,
   and the notes one by one under "Notes to ... Financial Statements".
 
-Short exhibits (certifications, consents, lists of subsidiaries) stay leaves. Pure over page texts and layouts.
+When one does, every exhibit becomes a level-1 node, so an exhibit's own numbering ("Section 1.1 History" of a
+plan, "Note 1" of a subsidiary's statements) stays inside it instead of nesting into the filing's Items; when none
+does, the outline is left alone (filers' outlines rarely list exhibits). Short exhibits (certifications, consents,
+lists of subsidiaries) stay leaves. Pure over page texts and layouts.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from parsers.ranges import Entry
 from parsers.toc import assign_levels, credible_entries, page_is_toc, read_page_entries, screen_page, to_entry
 
 MIN_PAGES = 5  # an exhibit this long may have a structure of its own; shorter ones stay leaves
-LABEL_LINES = 2  # an exhibit's label is among the first lines of its first page
+LABEL_LINES = 3  # an exhibit's label is among the first lines of its first page
 LOOK_PAGES = 4  # an exhibit's contents page (or its first page) is within its first pages
 HEAD_LINES = 6  # a statement's title is among the first lines of its page (under the issuer's name)
 MIN_CHILDREN = 3
@@ -58,6 +60,8 @@ KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((k, re.compile(p + r"(?:\
     ("notes", r"notesto(?:the)?(?:condensed)?(?:consolidated|combined)?(?:condensed)?financialstatements"),
 ))
 STATEMENTS = ("income", "balance", "cash", "equity")  # the four the benchmark counts (comprehensive income aside)
+_ARTICLE = re.compile(r"^(?:ARTICLE|Article)\s+(?P<n>[IVXLC]{1,6}|\d{1,2})\b\s*[.:\u2013\u2014-]?\s*(?P<title>.*)$")
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 _NOTE = re.compile(r"^(?:note\s+(?P<a>\d{1,2})\s*[.:\u2013\u2014-]?|(?P<b>\d{1,2})\s*[.:\u2013\u2014-])\s*(?P<title>.*)$", re.I)
 
 
@@ -94,34 +98,44 @@ def add_exhibits(
     entries: list[Entry], page_count: int, text: Callable[[int], str], layout: Callable[[int], Any],
     labels: Sequence[str | None],
 ) -> tuple[list[Entry], dict[str, Any]]:
-    """A filing's entries with a level-1 entry per exhibit after its last Item, and children for long ones;
-    unchanged when the entries name no Item (not a 10-K/10-Q outline)."""
+    """A filing's entries with children for each long exhibit after its last Item that has a structure of its
+    own, and then a level-1 entry for every exhibit, so that structure stays inside its exhibit; unchanged when
+    no exhibit has one (filers' own outlines rarely list exhibits) or the entries name no Item."""
     items = [e.page for e in entries if fa.parse_item(e.title)]
     if not items:
         return entries, {}
     starts = exhibit_starts(max(items) + 1, page_count, text)
     if not starts:
         return entries, {}
+    info: dict[str, Any] = {"exhibits": len(starts), "added": 0, "subtrees": []}
+    bounds = sorted({p for p, _ in starts} | {e.page for e in entries if e.level == 1})
+    children: dict[int, list[Entry]] = {}
+    for page, label in starts:
+        end = next((b - 1 for b in bounds if b > page), page_count)
+        if end - page + 1 < MIN_PAGES:
+            continue
+        kids, how = contents_children(page, end, text, layout, labels), "contents"
+        if not kids:
+            kids, how = statement_children(page, end, text), "headings"
+        if not kids:
+            kids, how = article_children(page, end, text), "articles"
+        if kids:
+            children[page] = kids
+            info["subtrees"].append({"exhibit": label, "pages": [page, end], "from": how, "children": len(kids)})
+    if not children:
+        return entries, info
     known = {(e.page, title_key(e.title)) for e in entries}
     extra = [Entry(1, label, page) for page, label in starts if (page, title_key(label)) not in known]
+    info["added"] = len(extra)
     entries = merge_in_page_order(entries, extra)
-    begins = {page for page, _ in starts}
     out: list[Entry] = []
-    info: dict[str, Any] = {"exhibits": len(starts), "added": len(extra), "subtrees": []}
+    done: set[int] = set()
     for i, e in enumerate(entries):
         out.append(e)
-        if e.page not in begins or not _LABEL.match(e.title) or (i + 1 < len(entries) and entries[i + 1].level > e.level):
-            continue
-        end = next((x.page - 1 for x in entries[i + 1:] if x.level <= e.level and x.page > e.page), page_count)
-        end = max(e.page, end)
-        if end - e.page + 1 < MIN_PAGES:
-            continue
-        kids, how = contents_children(e.page, end, text, layout, labels), "contents"
-        if not kids:
-            kids, how = statement_children(e.page, end, text), "headings"
-        if kids:
+        kids = children.get(e.page)
+        if kids and e.page not in done and _LABEL.match(e.title) and not (i + 1 < len(entries) and entries[i + 1].level > e.level):
+            done.add(e.page)
             out.extend(Entry(e.level + k.level, k.title, k.page) for k in kids)
-            info["subtrees"].append({"exhibit": e.title, "pages": [e.page, end], "from": how, "children": len(kids)})
     return out, info
 
 
@@ -241,3 +255,33 @@ def _note_title(title: str) -> bool:
     """A note's title: a short line in heading case that is no sentence and no figure."""
     return (3 <= len(title) <= 90 and title[0].isupper() and not title.rstrip().endswith((".", ",", ";"))
             and fa.title_case(title) and bool(re.search(r"[A-Za-z]{3}", title)))
+
+
+def article_children(start: int, end: int, text: Callable[[int], str]) -> list[Entry]:
+    """The Articles of an agreement or a plan without a contents page ("ARTICLE I." over "AWARD; VESTING",
+    "Article 2 Definitions"), numbered on from 1: a reference to an Article inside a sentence is not a heading."""
+    out: list[Entry] = []
+    expected = 1
+    for page in range(start, end + 1):
+        lines = _lines(text(page))
+        for i, line in enumerate(lines):
+            m = _ARTICLE.match(line)
+            if not m or len(line) > MAX_TITLE or _number(m.group("n")) != expected:
+                continue
+            title = m.group("title").strip()
+            shown = line
+            if not title and i + 1 < len(lines):
+                title = lines[i + 1]
+                shown = f"{line} {title}"
+            if not _note_title(title):
+                continue
+            out.append(Entry(1, shown, page))
+            expected += 1
+    return out if len(out) >= MIN_CHILDREN else []
+
+
+def _number(token: str) -> int:
+    if token.isdigit():
+        return int(token)
+    values = [_ROMAN[c] for c in token.upper()]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))

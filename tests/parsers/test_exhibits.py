@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from parsers.exhibits import exhibit_starts, heading_kind, note_heads
+from parsers.exhibits import add_exhibits, article_children, exhibit_starts, heading_kind, note_heads
 from parsers.pipeline import PipelineSettings, index_document
+from parsers.ranges import Entry
 from tests.pdfs import sized_lines_pdf
 
 BODY = [("The company reported results for the period in line with its plan and the guidance it gave.", 10)] * 4
@@ -107,3 +108,20 @@ def test_notes_are_numbered_on_from_one() -> None:
              2: "3. Income Taxes\n1. Inventories\n5. Leases\n9. Segment Information"}
     assert note_heads(1, 2, lambda n: texts[n]) == [(1, "1. Basis of Presentation"), (1, "2. Revenue"),
                                                    (2, "3. Income Taxes"), (2, "5. Leases")]
+
+
+def test_short_exhibits_alone_leave_the_outline_as_it_was() -> None:
+    """Filers' outlines rarely list exhibits: without a long exhibit of some structure, none is added."""
+    texts = {1: "FORM 10-K", 2: "Item 15. Exhibits", 3: "SIGNATURES", 4: "Exhibit 23\nConsent",
+             5: "Exhibit 21\nSubsidiaries", **{n: "Widget Subsidiary LLC Delaware" for n in range(6, 12)},
+             12: "Exhibit 31.1\nCertification"}
+    entries = [Entry(1, "Part IV", 2), Entry(2, "Item 15. Exhibits", 2), Entry(1, "SIGNATURES", 3)]
+    got, info = add_exhibits(entries, 12, lambda n: texts.get(n, ""), lambda n: None, [None] * 12)
+    assert got == entries and info == {"exhibits": 3, "added": 0, "subtrees": []}
+
+
+def test_articles_of_a_plan_without_contents_numbered_on_from_one() -> None:
+    texts = {1: "ARTICLE I.\nAWARD; VESTING\nSee Article III of the Plan for the terms.",
+             2: "ARTICLE II\nDefinitions\nArticle IV Other Matters", 3: "ARTICLE III. MISCELLANEOUS"}
+    assert [(e.page, e.title) for e in article_children(1, 3, lambda n: texts[n])] == [
+        (1, "ARTICLE I. AWARD; VESTING"), (2, "ARTICLE II Definitions"), (3, "ARTICLE III. MISCELLANEOUS")]
