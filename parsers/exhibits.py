@@ -165,6 +165,14 @@ def contents_children(
         return []
     listed = [to_entry(r, layouts) for r in raws]
     assign_levels(listed)
+    if any(_ARTICLE.match(e.title) for e in listed):
+        # An agreement's Articles hold its numbered sections ("Article II Definitions" / "2.1 Account"), however
+        # alike the contents sets them.
+        for e in listed:
+            if _ARTICLE.match(e.title):
+                e.level = 1
+            elif e.numbering is not None and e.numbering.kind in ("decimal", "section") and e.numbering.depth >= 2:
+                e.level = e.numbering.depth
     texts = [text(n) if start <= n <= end else "" for n in range(1, end + 1)]
     shown = [labels[n - 1] if start <= n <= end and n - 1 < len(labels) else None for n in range(1, end + 1)]
     map_entries(listed, texts, shown, pages)

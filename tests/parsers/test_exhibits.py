@@ -48,6 +48,14 @@ def _filing(path: Path) -> str:
                   + BODY + [("4.", 11), ("Related Party Transactions", 11)]]
     for lines in statements:
         pages.append([("Exhibit 99.1", 8)] + lines + BODY * 2)
+    # Exhibit 10.1: a plan whose contents sets its Articles and their sections alike (same indent and size).
+    plan = [("Article I Definitions", 1), ("1.1 Account", 1), ("1.2 Beneficiary", 2), ("Article II Payments", 3),
+            ("2.1 Timing", 3), ("Article III Administration", 4)]
+    pages.append([("Exhibit 10.1", 11), ("EXECUTIVE DEFERRAL PLAN", 14), ("TABLE OF CONTENTS", 12)]
+                 + [(f"{title} .......... {n}", 10) for title, n in plan])
+    for n, heads in enumerate([["Article I Definitions", "1.1 Account"], ["1.2 Beneficiary"],
+                               ["Article II Payments", "2.1 Timing"], ["Article III Administration"]], start=1):
+        pages.append([(h, 11) for h in heads] + BODY * 2 + [(f"- {n} -", 9)])
     # Short exhibits: a list of subsidiaries over five pages with no headings, and a certification.
     for n in range(5):
         pages.append(([("Exhibit 21", 11)] if n == 0 else []) + [(f"Widget Subsidiary {n}-{k} LLC   Delaware", 10) for k in range(20)])
@@ -64,7 +72,7 @@ def test_exhibit_13_subtree_from_its_own_contents_and_statements_from_headings(t
     index = index_document(_filing(tmp_path / "10k.pdf"), "10k", PipelineSettings())
     tree = _tree(index)
     top = [n.title for n in index.tree.root.nodes]
-    assert top[-5:] == ["SIGNATURES", "Exhibit 13", "Exhibit 99.1", "Exhibit 21", "Exhibit 31.1"]
+    assert top[-6:] == ["SIGNATURES", "Exhibit 13", "Exhibit 99.1", "Exhibit 10.1", "Exhibit 21", "Exhibit 31.1"]
     # The contents' printed pages 1..7 map to the exhibit's pages (its own offset, not the 10-K's).
     level, start, end, kids = tree["Exhibit 13"]
     assert (level, start, end) == (1, 9, 17) and kids == [title for title, _ in CONTENTS]
@@ -77,10 +85,12 @@ def test_exhibit_13_subtree_from_its_own_contents_and_statements_from_headings(t
     assert tree["NOTES TO CONSOLIDATED FINANCIAL STATEMENTS"][3] == [
         "NOTE 1 - ORGANIZATION", "NOTE 2 - SIGNIFICANT ACCOUNTING POLICIES", "NOTE 3 - DEBT",
         "4. Related Party Transactions"]
-    assert tree["Exhibit 21"][3] == [] and tree["Exhibit 21"][1:3] == (25, 29)
+    assert tree["Exhibit 21"][3] == [] and tree["Exhibit 21"][1:3] == (30, 34)
     assert tree["Exhibit 31.1"][3] == []
+    assert tree["Exhibit 10.1"][1:] == (25, 29, ["Article I Definitions", "Article II Payments", "Article III Administration"])
+    assert tree["Article I Definitions"][1:] == (26, 27, ["1.1 Account", "1.2 Beneficiary"])
     info = index.decisions["structure"]["exhibits"]
-    assert [(s["exhibit"], s["from"]) for s in info["subtrees"]] == [("Exhibit 13", "contents"), ("Exhibit 99.1", "headings")]
+    assert [(s["exhibit"], s["from"]) for s in info["subtrees"]] == [("Exhibit 13", "contents"), ("Exhibit 99.1", "headings"), ("Exhibit 10.1", "contents")]
     # No exhibit heading nests into the Items.
     items = [n for part in index.tree.root.nodes for n in part.nodes if n.title.startswith("ITEM")]
     assert all(not n.nodes for n in items)
