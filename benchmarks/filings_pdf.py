@@ -10,6 +10,7 @@ their bookmarks name): real filing PDFs, not printed by us, the check that nothi
 
     .venv/bin/python benchmarks/filings_pdf.py make
     .venv/bin/python benchmarks/filings_pdf.py [--filings T1,T2] [--no-html] [--no-financebench]
+    .venv/bin/python benchmarks/filings_pdf.py exhibits      # long exhibits of FinanceBench filings (benchmarks/exhibits.py)
 """
 
 from __future__ import annotations
@@ -121,13 +122,15 @@ def item_ids(triples: list, form: str) -> set[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("action", nargs="?", choices=("score", "make"), default="score")
+    ap.add_argument("action", nargs="?", choices=("score", "make", "exhibits"), default="score")
     ap.add_argument("--filings", default="", help="comma-separated tickers")
     ap.add_argument("--no-html", action="store_true", help="skip the HTML path's figures")
     ap.add_argument("--no-financebench", action="store_true", help="skip the FinanceBench filings")
     ap.add_argument("--financebench", default="/work/shared/corpus/financebench/pdfs")
     ap.add_argument("--out", default="")
     args = ap.parse_args(argv)
+    if args.action == "exhibits":
+        return exhibits_section(argv)
     corpus, pdf_dir = SETS["dev"]
     only = set(args.filings.split(",")) if args.filings else None
     make_pdfs(corpus, pdf_dir, only)
@@ -196,7 +199,31 @@ def main(argv: list[str] | None = None) -> int:
     md += [f"- {r['form']} {r['ticker']}: F1 {r['pdf']['f1']:.3f}, length {r['pdf']['length']:.2f}, missed "
            f"{r['pdf'].get('missed')}, extra {r['pdf'].get('extra')}" + (f", error {r['pdf']['error']}" if r['pdf'].get('error') else "")
            for r in worst]
-    out.with_suffix(".md").write_text("\n".join(md) + "\n")
+    _write_section(out.with_suffix(".md"), md)
+    print("\n".join(md))
+    return 0
+
+
+def _write_section(path: Path, md: list[str]) -> None:
+    """The new section first, the older ones kept below it."""
+    old = path.read_text() if path.exists() else ""
+    path.write_text("\n".join(md) + "\n" + ("\n" + old if old else ""))
+
+
+def exhibits_section(argv: list[str] | None) -> int:
+    from benchmarks import exhibits
+
+    out = WORK / "exhibits.json"
+    report, table = exhibits.run(out)
+    date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load = os.getloadavg()
+    command = " ".join([Path(sys.argv[0]).name] + (argv if argv is not None else sys.argv[1:]))
+    md = [f"# filings_pdf exhibits ({date}; load {load[0]:.1f} on {os.cpu_count()} cpus)", "", f"`{command}`", "",
+          exhibits.__doc__.split("\n\n")[1].replace("\n", " "), "", f"Tuning half: {', '.join(exhibits.TUNING)}. "
+          f"Held-out half (only run to report): {', '.join(exhibits.HELDOUT)}.", ""] + table + \
+         ["", f"- {report['seconds']:.0f} s for the structure of all {len({e['doc'] for e in report['evidence']})} "
+              f"FinanceBench PDFs with questions and the 14 filings; per-page rows in benchmarks/.work/exhibits.json."]
+    _write_section(HERE / "results" / "filings_pdf.md", md)
     print("\n".join(md))
     return 0
 

@@ -14,9 +14,10 @@ from typing import Any, Callable
 
 from index_store.model import Node
 from parsers.bookmarks import read_bookmarks
+from parsers.exhibits import add_exhibits
 from parsers.headings import detect_headings, outline_headings
 from parsers.filing_pdf import anchor_items
-from parsers.filings import complete_filing, is_filing
+from parsers.filings import complete_filing, is_filing, statement_title
 from parsers.inner_toc import add_inner_tocs
 from parsers.offsets import CHECKED, map_entries, title_key
 from parsers.pdf import PdfSource
@@ -66,6 +67,7 @@ def recover_structure(
     result = _chain(pdf, llm_hook)
     if result.source != "bookmarks":
         _anchor_filing(result, pdf)
+        _add_exhibits(result, pdf)
     if result.entries and max_leaf_pages > 0:
         factor = 1
         if result.source in AUTHOR_OUTLINES:
@@ -96,6 +98,16 @@ def _anchor_filing(result: StructureResult, pdf: PdfSource) -> None:
         result.entries = entries
         if result.source == "pages":
             result.source = "headings"  # the Items headed in the body are the structure
+
+
+def _add_exhibits(result: StructureResult, pdf: PdfSource) -> None:
+    """A filing's exhibits after its last Item as nodes of their own, long ones with their own subtree."""
+    try:
+        result.entries, info = add_exhibits(result.entries, pdf.page_count, pdf.text, pdf.layout, pdf.labels())
+    except Exception as exc:  # a refinement: a failure keeps the chain's entries
+        info = {"error": f"{type(exc).__name__}: {exc}"}
+    if info:
+        result.decisions["exhibits"] = info
 
 
 def outline_is_coarse(entries: list[Entry], page_count: int, max_pages: int) -> bool:
@@ -175,13 +187,23 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
         else:
             return [], None, info, f"only {good} of {len(with_pages)} TOC entries could be verified in the body"
     entries = [Entry(e.level, e.title, e.physical or 1) for e in toc.entries]
-    # A section's own contents listing (a 10-K's index to the financial statements) gives its children.
-    entries, inner = add_inner_tocs(entries, pdf.page_count, pdf.text, pdf.layout, pdf.labels(), toc.pages)
-    if inner:
-        info["inner"] = inner
-    if is_filing(entries):
+    filing = is_filing(entries)
+    back: list[Entry] = []
+    if filing:
+        # Back matter first, so that the last Item ends at the signatures and an exhibit's own contents page
+        # (an Exhibit 13 annual report's) is not read as the last Item's; exhibits get theirs in add_exhibits.
         entries, filing_info = complete_filing(entries, pdf.page_count, pdf.text, toc.heading, toc.pages[0])
         info.update(filing_info)
+        cut = len(entries) - filing_info["back_matter"]
+        entries, back = entries[:cut], entries[cut:]
+    # A section's own contents listing (a 10-K's index to the financial statements) gives its children.
+    end = back[0].page - 1 if back else pdf.page_count
+    entries, inner = add_inner_tocs(entries, end, pdf.text, pdf.layout, pdf.labels(), toc.pages)
+    entries += back
+    if inner:
+        info["inner"] = inner
+    if filing:
+        entries = [dataclasses.replace(e, title=statement_title(e.title)) for e in entries]
     return entries, result.page_offset, info, None
 
 
