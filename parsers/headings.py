@@ -44,11 +44,16 @@ class Heading:
 
 
 def body_size(layouts: Sequence[PageLayout]) -> float:
-    """The font size most characters are set in."""
+    """The font size most characters of running text are set in."""
     counts: Counter[float] = Counter()
+    code: Counter[float] = Counter()
     for lay in layouts:
         for ln in lay.lines:
-            counts[round(ln.size, 1)] += len(ln.text)
+            (code if _monospace(ln) else counts)[round(ln.size, 1)] += len(ln.text)
+    # Code listings are not the body: a package manual whose 8-pt examples outweigh its 12-pt prose would make
+    # every prose line "larger than the body". A document set (nearly) all in monospace keeps its code.
+    if sum(counts.values()) < CODE_ONLY * sum(code.values()):
+        counts += code
     if not counts:
         return 0.0
     # One font size is often reported with jitter (9.9, 10.0, 10.1 for a 10-pt text): the characters within
@@ -65,6 +70,13 @@ def body_size(layouts: Sequence[PageLayout]) -> float:
 SIZE_JITTER = 0.25
 
 
+def _monospace(ln: Line) -> bool:
+    """Set in a fixed-pitch font: by the font's flag, or by a name that says so (OCR'd and older layouts)."""
+    return ln.mono or bool(_MONO.search(ln.font or ""))
+
+CODE_ONLY = 0.25  # proportional text under this share of the monospace text: a document set in monospace
+
+
 def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, strong_only: bool = False) -> bool:
     text = ln.text.strip()
     if not text or len(text) > 120 or len(text.split()) > 16:
@@ -78,7 +90,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
         return False
     if body <= 0 or ln.size <= 0:
         return False
-    if _MONO.search(ln.font or "") and ln.size < body + 0.9:
+    if _monospace(ln) and ln.size < body + 0.9:
         return False  # code; a monospace line set larger than the body is a heading ("4.1 control", "debian/rules")
     if _BULLET.match(text):
         return False
@@ -233,17 +245,33 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
 
     Drops a joined title that reads as a sentence (ending in ":" or longer than 16 words) and, when the
     document numbers its sections, headings numbered deeper than MAX_OUTLINE_DEPTH (authors' outlines
-    rarely list them). Levels are assigned again over what is kept.
+    rarely list them) and unnumbered heads set below its top numbered level (``_drop_starred``). Levels are
+    assigned again over what is kept.
     """
     kept = [h for h in found if h.numbering is not None or (not h.title.endswith(":") and len(h.title.split()) <= 16
                                                            and not _SIGNATURE.search(h.title) and not _CAPTION.match(h.title)
                                                            and not _STRAY_START.match(h.title))]
+    kept = [h for h in kept if not _CONTACT.search(h.title)]  # "F. Pantigny f@example.org" reads as numbered "F."
     kept = _drop_entry_families(kept)
     decimal = [h for h in kept if h.numbering is not None and h.numbering.kind in ("decimal", "letter")]
     if len(decimal) >= MIN_NUMBERED:
         kept = [h for h in kept if h not in decimal or h.numbering.depth <= MAX_OUTLINE_DEPTH]  # type: ignore[union-attr]
+        kept = _drop_starred(kept, decimal)
     assign_heading_levels(kept)
     return kept
+
+
+def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]:
+    """In a document that numbers its sections, drop unnumbered heads set smaller than its top numbered level.
+
+    Those are starred sections, run-in paragraph heads and labels ("Changes between versions 1.1 and 1.2",
+    "Fine tuning"), which LaTeX leaves out of the contents and the outline; the unnumbered heads an outline
+    lists ("Index", "References", "Change History", a Part) are set like the top level or larger.
+    """
+    top = min(h.numbering.depth for h in decimal)  # type: ignore[union-attr]
+    sizes = sorted(h.size for h in decimal if h.numbering.depth == top)  # type: ignore[union-attr]
+    top_size = sizes[len(sizes) // 2]
+    return [h for h in found if h.numbering is not None or h.size >= top_size - SIZE_JITTER]
 
 
 MIN_NUMBERED = 5  # numbered headings before numbering is taken as the document's scheme
@@ -254,20 +282,26 @@ _CAPTION = re.compile(r"^(?:table|figure|fig\.|listing|algorithm)\s+[\dA-Z][\d.]
 # A line opening with a character no title opens with: a bullet glyph without Unicode ("\x88 item"), the tail of a
 # URL broken over two lines ("//github.com/..."), a symbol. Quotes, brackets, "\macro", "§", "#", "@", "$" may.
 _STRAY_START = re.compile(r"^(?:[^\w\s\"'\u201c\u2018(\[\\\u00a7#@$.<\u27e8]|[\x00-\x1f\x7f-\x9f])")
+ENTRIES_PER_PAGE = 1.5  # a family set this densely is a reference listing; sections spread out one to a page
+# An author's address on a title page ("F. Pantigny fpantigny@example.org"), a web address: not a section title.
+_CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://|www\.", re.I)
 FAMILY_SIZE = 4  # unnumbered headings sharing a leading word and a style before they read as reference entries
 
 
 def _drop_entry_families(found: list[Heading]) -> list[Heading]:
     """Drop reference entries: unnumbered headings in one style that open with the same word(s) and name
-    one thing each ("Decoration zigzag", "Decoration saw", "Coordinate system xyz", ...), FAMILY_SIZE or more.
-    Generated section titles share their end ("X Class Reference"), not their start, and stay."""
-    families: Counter[tuple] = Counter()
+    one thing each ("Decoration zigzag", "Decoration saw", "Coordinate system xyz", ...), FAMILY_SIZE or more,
+    set several to a page. Generated section titles share their end ("X Class Reference"), not their start, and
+    stay; so do sections that share a topic word but each open a page of their own ("Styles: arrows",
+    "Styles: labels", ...)."""
+    families: dict[tuple, list[Heading]] = {}
     for h in found:
         words = h.title.split()
         if h.numbering is None and 2 <= len(words) <= 5:
-            families[(h.size, h.bold, words[0].casefold())] += 1
-    return [h for h in found if h.numbering is not None or len(h.title.split()) < 2 or len(h.title.split()) > 5
-            or families[(h.size, h.bold, h.title.split()[0].casefold())] < FAMILY_SIZE]
+            families.setdefault((h.size, h.bold, words[0].casefold()), []).append(h)
+    entries = {id(h) for fam in families.values() if len(fam) >= FAMILY_SIZE
+               and len(fam) >= ENTRIES_PER_PAGE * len({h.page for h in fam}) for h in fam}
+    return [h for h in found if id(h) not in entries]
 
 
 def assign_heading_levels(found: list[Heading]) -> None:
