@@ -139,6 +139,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
         head_width = 0.0
         label, label_y = "", 0.0
         last_y1: float | None = None
+        # The text block's width, not the paper's: a chapter title wrapped inside wide margins ran out of room.
+        text_width = (max(ln.x1 for ln in lay.lines) - min(ln.x0 for ln in lay.lines)) if lay.lines else lay.width
         for ln in lay.lines:
             gap_above = ln.y0 - last_y1 if last_y1 is not None else lay.height
             last_y1 = ln.y1
@@ -179,7 +181,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 # the next heading, not its second line.
                 # (Its widest line so far: the second line of a three-line head is often short; a head
                 # ending in ":" was broken by hand and goes on.)
-                and (not _numbered(prev.title) or head_width >= 0.55 * lay.width or prev.title.endswith(":"))
+                and (not _numbered(prev.title) or head_width >= 0.55 * text_width or prev.title.endswith(":"))
             ):
                 prev.title = _join(prev.title, text)  # a heading wrapped onto a second line
                 prev_line = ln

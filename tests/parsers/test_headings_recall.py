@@ -106,3 +106,15 @@ def test_fixed_pitch_flag_is_read_from_the_font(tmp_path: Path) -> None:
     page.insert_text((72, 100), "int main(void) { return 0; }", fontname="cour", fontsize=10)
     page.insert_text((72, 130), "Prose in a proportional font.", fontname="helv", fontsize=10)
     assert [(ln.text[:3], ln.mono) for ln in extract_layout(page, 1).lines] == [("int", True), ("Pro", False)]
+
+
+def test_a_numbered_chapter_title_wrapped_inside_wide_margins_is_one_heading() -> None:
+    from parsers.layout import Line, PageLayout
+
+    body = "The finite element method solves the problem on a mesh of triangles in two dimensions."
+    lines = [Line("Chapter 5", 126, 180, 230, 200, 20.7, True, "CMBX12"),
+             Line("GNU Free Documentation", 126, 248, 449, 273, 24.8, True, "CMBX12"),
+             Line("License", 126, 280, 230, 305, 24.8, True, "CMBX12")]
+    lines += [Line(body, 126, 340 + 13 * i, 486, 350 + 13 * i, 10.9, False, "CMR10") for i in range(20)]
+    page = PageLayout(number=39, width=612, height=792, lines=lines)  # a 360-pt text block on 612-pt paper
+    assert [h.title for h in detect_headings([page])] == ["5 GNU Free Documentation License"]
