@@ -259,8 +259,24 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
     if len(decimal) >= MIN_NUMBERED:
         kept = [h for h in kept if h not in decimal or h.numbering.depth <= MAX_OUTLINE_DEPTH]  # type: ignore[union-attr]
         kept = _drop_starred(kept, decimal)
+        kept = _drop_list_items(kept, decimal)
     assign_heading_levels(kept)
     return kept
+
+
+_DOTTED = re.compile(r"^\d+(?:\.\d+)*\.\s")  # "3. Derived Works": a number with a trailing dot
+
+
+def _drop_list_items(found: list[Heading], decimal: list[Heading]) -> list[Heading]:
+    """Drop numbered list items: "3. Derived Works" set smaller than every section of a document that numbers its
+    sections without a trailing dot ("2.1 The Debian Free Software Guidelines")."""
+    plain = [h for h in decimal if not _DOTTED.match(h.title)]
+    dotted = [h for h in decimal if _DOTTED.match(h.title)]
+    if len(plain) < MIN_NUMBERED or len(plain) <= len(dotted):
+        return found
+    smallest = min((h.size for h in plain if h.numbering.depth <= 2), default=0.0)  # type: ignore[union-attr]
+    items = {id(h) for h in dotted if h.numbering.depth == 1 and h.size < smallest - SIZE_JITTER}  # type: ignore[union-attr]
+    return [h for h in found if id(h) not in items]
 
 
 def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]:

@@ -110,3 +110,10 @@ def test_an_author_address_is_not_a_section() -> None:
     pages = [_page(1, [("F. Pantigny fpantigny@example.org", 12, True), ("Overview", 14.3, True)]),
              _page(2, [("Usage", 14.3, True), ("See https://example.org/manual", 12, True)])]
     assert _titles(pages) == ["Overview", "Usage"]
+
+
+def test_a_numbered_list_in_bold_is_not_a_run_of_chapters() -> None:
+    # The document numbers its sections "2.1"; "1. Free Redistribution" in bold at body size is a list item.
+    pages = [_page(n, [(f"{n}.{k} Section {n}.{k}", 14.3, True) for k in (1, 2)]) for n in range(1, 4)]
+    pages.append(_page(4, [("4.1 Guidelines", 14.3, True)] + [(f"{k}. Item number {k}", 10, True) for k in range(1, 5)]))
+    assert _titles(pages) == [f"{n}.{k} Section {n}.{k}" for n in range(1, 4) for k in (1, 2)] + ["4.1 Guidelines"]
