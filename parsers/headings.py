@@ -41,6 +41,7 @@ class Heading:
     y0: float
     level: int = 1
     numbering: Numbering | None = None
+    run_in: bool = False  # a numbered head opening its paragraph ("4.1. Degrees. To disable ..."), see _run_in
 
 
 def body_size(layouts: Sequence[PageLayout]) -> float:
@@ -105,7 +106,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     if not bigger:
         if strong_only and numbered is None:
             return False
-        if not ln.bold or ln.size < body - 0.6:
+        if ln.size < body - 0.6 or not (ln.bold or _capitals_head(text, numbered, ln, gap_above)):
             return False
         # Bold at body size: only a short line set apart from the text above, not bold words in a paragraph.
         if (ln.x1 - ln.x0) > 0.75 * lay.width or text.endswith((".", ":", ",", ";")) and numbered is None:
@@ -122,6 +123,31 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     if len(text.split()) > 12 and numbered is None:
         return False
     return True
+
+
+# "4.1. Priority Trees. Note the commands ...": a subsection number, a short title and its full stop, then the text.
+_RUN_IN = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){1,3}\.?)\s+([A-Z][^.!?:;]{1,60}?)\.\s+\S")
+
+
+def _run_in(text: str, ln: Line, body: float, gap_above: float) -> str | None:
+    """The head of a paragraph that opens with a numbered run-in title, set apart from the text above (LaTeX's
+    amsart subsections); outline_headings keeps it only below a numbered section it continues."""
+    m = _RUN_IN.match(text)
+    if m is None or abs(ln.size - body) > 0.6 or _monospace(ln) or gap_above < 0.5 * max(ln.y1 - ln.y0, 1.0):
+        return None
+    if len(m.group(2).split()) > 8:
+        return None
+    return f"{m.group(1)} {m.group(2)}"
+
+
+def _capitals_head(text: str, numbered: object, ln: Line, gap_above: float) -> bool:
+    """A numbered head in capitals at body size, not bold, with space above ("1. INTRODUCTION": amsart's
+    sections, set in small capitals): its numbering, case and spacing are the evidence its weight is not."""
+    if not isinstance(numbered, Numbering) or numbered.kind != "decimal":
+        return False
+    letters = [c for c in numbered.rest if c.isalpha()]
+    return (len(letters) >= 3 and all(c.isupper() for c in letters) and len(numbered.rest.split()) <= 8
+            and gap_above >= max(ln.y1 - ln.y0, 1.0))
 
 
 def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, strong_only: bool = False) -> list[Heading]:
@@ -155,6 +181,10 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 head_width = max(head_width, ln.x1 - ln.x0)
                 continue
             if not _is_candidate(ln, lay, body, gap_above, strong_only):
+                head = None if strong_only else _run_in(text, ln, body, gap_above)
+                if head is not None:
+                    found.append(Heading(lay.number, head, round(ln.size, 1), ln.bold, ln.y0,
+                                         numbering=parse_numbering(head), run_in=True))
                 prev, prev_line = None, None
                 continue
             text = " ".join(ln.text.split())
@@ -255,6 +285,7 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
                                                            and not _STRAY_START.match(h.title))]
     kept = [h for h in kept if not _CONTACT.search(h.title)]  # "F. Pantigny f@example.org" reads as numbered "F."
     kept = _drop_entry_families(kept)
+    kept = _continuing_run_ins(kept)
     decimal = [h for h in kept if h.numbering is not None and h.numbering.kind in ("decimal", "letter")]
     if len(decimal) >= MIN_NUMBERED:
         kept = [h for h in kept if h not in decimal or h.numbering.depth <= MAX_OUTLINE_DEPTH]  # type: ignore[union-attr]
@@ -277,6 +308,17 @@ def _drop_list_items(found: list[Heading], decimal: list[Heading]) -> list[Headi
     smallest = min((h.size for h in plain if h.numbering.depth <= 2), default=0.0)  # type: ignore[union-attr]
     items = {id(h) for h in dotted if h.numbering.depth == 1 and h.size < smallest - SIZE_JITTER}  # type: ignore[union-attr]
     return [h for h in found if id(h) not in items]
+
+
+def _continuing_run_ins(found: list[Heading]) -> list[Heading]:
+    """Run-in heads that continue the document's numbering: "4.2." after a section "4." (or "4.1.") was headed;
+    a numbered paragraph elsewhere ("2.1. The licensee shall ...") is text."""
+    heads = {h.numbering.label.rstrip(".") for h in found if h.numbering is not None and not h.run_in}
+    runs = [h for h in found if h.run_in and h.numbering is not None]
+    parents = Counter(h.numbering.label.rstrip(".").rsplit(".", 1)[0] for h in runs)  # type: ignore[union-attr]
+    keep = {id(h) for h in runs if (p := h.numbering.label.rstrip(".").rsplit(".", 1)[0]) in heads  # type: ignore[union-attr]
+            and parents[p] >= 2}
+    return [h for h in found if not h.run_in or id(h) in keep]
 
 
 def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]:

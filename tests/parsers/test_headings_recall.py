@@ -118,3 +118,37 @@ def test_a_numbered_chapter_title_wrapped_inside_wide_margins_is_one_heading() -
     lines += [Line(body, 126, 340 + 13 * i, 486, 350 + 13 * i, 10.9, False, "CMR10") for i in range(20)]
     page = PageLayout(number=39, width=612, height=792, lines=lines)  # a 360-pt text block on 612-pt paper
     assert [h.title for h in detect_headings([page])] == ["5 GNU Free Documentation License"]
+
+
+def _amsart(path: Path, stray_paragraph: bool = False) -> Path:
+    """amsart's look: sections "1. INTRODUCTION" in capitals at body size, subsections run in ("2.1. Trees. ...")."""
+    doc = pymupdf.open()
+    text = "The commands in this section are listed below together with the options that disable them."
+    for n, (section, subs) in enumerate([("INTRODUCTION", []), ("COMMANDS", ["Priority Trees", "Degrees", "Set Notation"]),
+                                         ("RELEASE NOTES", [])], start=1):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((250, 120), f"{n}. {section}", fontname="tiro", fontsize=10.9)
+        y = 150
+        for k, sub in enumerate([""] + subs):
+            if sub:
+                y += 14
+                page.insert_text((127, y), f"{n}.{k}. {sub}. {text[:60]}", fontname="tiro", fontsize=10.9)
+                y += 13
+            for _ in range(4):
+                page.insert_text((127, y), text, fontname="tiro", fontsize=10.9)
+                y += 13
+        if stray_paragraph and n == 3:
+            y += 14
+            page.insert_text((127, y), f"7.2. The licensee shall keep records. {text[:50]}", fontname="tiro", fontsize=10.9)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_capitals_sections_and_run_in_subsections_at_body_size_are_headings(tmp_path: Path) -> None:
+    with PdfSource(_amsart(tmp_path / "amsart.pdf", stray_paragraph=True)) as src:
+        layouts = [src.layout(n) for n in range(1, src.page_count + 1)]
+    heads = outline_headings(detect_headings(layouts))
+    assert [(h.level, h.title, h.page) for h in heads] == [
+        (1, "1. INTRODUCTION", 1), (1, "2. COMMANDS", 2), (2, "2.1. Priority Trees", 2), (2, "2.2. Degrees", 2),
+        (2, "2.3. Set Notation", 2), (1, "3. RELEASE NOTES", 3)]  # "7.2. The licensee shall ..." continues nothing
