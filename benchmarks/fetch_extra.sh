@@ -7,8 +7,8 @@
 # `apt-get download PACKAGE=VERSION` (run `apt-get update` once first; no root needed), extract ONLY
 # the listed PDF from the .deb, gunzip `.pdf.gz`, write TARGET_DIR/<doc_id>.pdf and check the sha256.
 # Idempotent: documents already present with the right sha256 are skipped; .debs are reused.
-# These documents are held out: the `group` column says which were seen while tuning (tuning) and which
-# are only ever run to report (heldout); see docs/structure.md.
+# The `group` column says which documents were seen while tuning (tuning; heldout, tuned on since session 17n)
+# and which are only ever run to report (heldout2); see docs/structure.md.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -205,13 +205,14 @@ def _extra_kinds(tsv: Path = EXTRA_TSV) -> dict[str, str]:
 
 
 def _extra_groups(tsv: Path = EXTRA_TSV) -> dict[str, str]:
-    """doc_id -> set prefix: "extra" for the held-out documents whose figures were seen while tuning,
-    "heldout" for the second group (corpus_extra.tsv `group` = heldout), looked at only to report."""
+    """doc_id -> set prefix: "extra" for the first group (corpus_extra.tsv `group` = tuning), else the group's
+    own name: "heldout" (the second group, tuned on since session 17n), "heldout2" (never tuned on)."""
     lines = [ln.split("\t") for ln in tsv.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
     head = lines[0]
     if "group" not in head:
         return {r[head.index("doc_id")]: "extra" for r in lines[1:]}
-    return {r[head.index("doc_id")]: ("heldout" if r[head.index("group")] == "heldout" else "extra") for r in lines[1:]}
+    return {r[head.index("doc_id")]: (r[head.index("group")] if r[head.index("group")] != "tuning" else "extra")
+            for r in lines[1:]}
 
 
 def kinds_of(row: dict) -> list[str]:
@@ -225,7 +226,7 @@ def kind_table(rows: list[dict]) -> tuple[list[dict], str]:
 
     groups: dict[tuple[str, str, str], list[dict]] = {}
     for r in rows:
-        if not r["set"].startswith(("manuals-", "extra-", "heldout-")):
+        if not r["set"].startswith(("manuals-", "extra-", "heldout-", "heldout2-")):
             continue
         for kind in kinds_of(r):
             groups.setdefault((r["set"], kind, r["method"]), []).append(r)
@@ -258,8 +259,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="manuals variants; excerpt = first 60 pages as B2; NT = B3 without its contents pages")
     ap.add_argument("--extra", default=str(DEFAULT_EXTRA), help="held-out manuals (benchmarks/fetch_extra.sh; '' to skip)")
     ap.add_argument("--extra-variants", default="B2,B3", help="variants of the held-out manuals")
-    ap.add_argument("--extra-groups", default="extra,heldout",
-                    help="groups of corpus_extra.tsv to run: extra (seen while tuning), heldout (report only)")
+    ap.add_argument("--extra-groups", default="extra,heldout,heldout2",
+                    help="groups of corpus_extra.tsv to run: extra, heldout (seen while tuning), heldout2 (report only)")
     ap.add_argument("--peers", default="pymupdf4llm,pageindex", help="comma list, '' for none")
     ap.add_argument("--peer-variant", default="B2", help="manuals variant the peers run on")
     ap.add_argument("--peers-cached-only", action="store_true", help="use peer results cached by earlier runs, run nothing")
@@ -356,7 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     wanted = set(args.peer_sets.split(","))
     peer_sets = {name for key, name in (("manuals", f"manuals-{args.peer_variant}"), ("filings", "filings-no-outline"),
                                         ("earnings", "earnings-no-outline"), ("extra", f"extra-{args.peer_variant}"),
-                                        ("extra", f"heldout-{args.peer_variant}"))
+                                        ("extra", f"heldout-{args.peer_variant}"),
+                                        ("extra", f"heldout2-{args.peer_variant}"))
                  if key in wanted}
     peer_files = [(sn, d, src, p) for sn, d, src, p in sets if sn in peer_sets]
     peer_notes: dict[str, str] = {}
@@ -422,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(f"\n{peer}: {why}")
     table = "\n".join(lines)
     by_kind, kinds_md = kind_table(rows)
-    table += "\n\nBy kind (each document counts once per kind it has; held-out = extra-* (seen while tuning) and heldout-* (never tuned on)):\n\n" + kinds_md
+    table += "\n\nBy kind (each document counts once per kind it has; extra-* and heldout-* were seen while tuning; heldout2-* never):\n\n" + kinds_md
     print(table)
     out = {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),

@@ -41,14 +41,20 @@ class Heading:
     y0: float
     level: int = 1
     numbering: Numbering | None = None
+    run_in: bool = False  # a numbered head opening its paragraph ("4.1. Degrees. To disable ..."), see _run_in
 
 
 def body_size(layouts: Sequence[PageLayout]) -> float:
-    """The font size most characters are set in."""
+    """The font size most characters of running text are set in."""
     counts: Counter[float] = Counter()
+    code: Counter[float] = Counter()
     for lay in layouts:
         for ln in lay.lines:
-            counts[round(ln.size, 1)] += len(ln.text)
+            (code if _monospace(ln) else counts)[round(ln.size, 1)] += len(ln.text)
+    # Code listings are not the body: a package manual whose 8-pt examples outweigh its 12-pt prose would make
+    # every prose line "larger than the body". A document set (nearly) all in monospace keeps its code.
+    if sum(counts.values()) < CODE_ONLY * sum(code.values()):
+        counts += code
     if not counts:
         return 0.0
     # One font size is often reported with jitter (9.9, 10.0, 10.1 for a 10-pt text): the characters within
@@ -65,6 +71,13 @@ def body_size(layouts: Sequence[PageLayout]) -> float:
 SIZE_JITTER = 0.25
 
 
+def _monospace(ln: Line) -> bool:
+    """Set in a fixed-pitch font: by the font's flag, or by a name that says so (OCR'd and older layouts)."""
+    return ln.mono or bool(_MONO.search(ln.font or ""))
+
+CODE_ONLY = 0.25  # proportional text under this share of the monospace text: a document set in monospace
+
+
 def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, strong_only: bool = False) -> bool:
     text = ln.text.strip()
     if not text or len(text) > 120 or len(text.split()) > 16:
@@ -78,7 +91,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
         return False
     if body <= 0 or ln.size <= 0:
         return False
-    if _MONO.search(ln.font or "") and ln.size < body + 0.9:
+    if _monospace(ln) and ln.size < body + 0.9:
         return False  # code; a monospace line set larger than the body is a heading ("4.1 control", "debian/rules")
     if _BULLET.match(text):
         return False
@@ -93,7 +106,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     if not bigger:
         if strong_only and numbered is None:
             return False
-        if not ln.bold or ln.size < body - 0.6:
+        if ln.size < body - 0.6 or not (ln.bold or _capitals_head(text, numbered, ln, gap_above)):
             return False
         # Bold at body size: only a short line set apart from the text above, not bold words in a paragraph.
         if (ln.x1 - ln.x0) > 0.75 * lay.width or text.endswith((".", ":", ",", ";")) and numbered is None:
@@ -112,6 +125,31 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     return True
 
 
+# "4.1. Priority Trees. Note the commands ...": a subsection number, a short title and its full stop, then the text.
+_RUN_IN = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){1,3}\.?)\s+([A-Z][^.!?:;]{1,60}?)\.\s+\S")
+
+
+def _run_in(text: str, ln: Line, body: float, gap_above: float) -> str | None:
+    """The head of a paragraph that opens with a numbered run-in title, set apart from the text above (LaTeX's
+    amsart subsections); outline_headings keeps it only below a numbered section it continues."""
+    m = _RUN_IN.match(text)
+    if m is None or abs(ln.size - body) > 0.6 or _monospace(ln) or gap_above < 0.5 * max(ln.y1 - ln.y0, 1.0):
+        return None
+    if len(m.group(2).split()) > 8:
+        return None
+    return f"{m.group(1)} {m.group(2)}"
+
+
+def _capitals_head(text: str, numbered: object, ln: Line, gap_above: float) -> bool:
+    """A numbered head in capitals at body size, not bold, with space above ("1. INTRODUCTION": amsart's
+    sections, set in small capitals): its numbering, case and spacing are the evidence its weight is not."""
+    if not isinstance(numbered, Numbering) or numbered.kind != "decimal":
+        return False
+    letters = [c for c in numbered.rest if c.isalpha()]
+    return (len(letters) >= 3 and all(c.isupper() for c in letters) and len(numbered.rest.split()) <= 8
+            and gap_above >= max(ln.y1 - ln.y0, 1.0))
+
+
 def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, strong_only: bool = False) -> list[Heading]:
     """Headings in reading order over the given pages, with levels.
 
@@ -127,6 +165,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
         head_width = 0.0
         label, label_y = "", 0.0
         last_y1: float | None = None
+        # The text block's width, not the paper's: a chapter title wrapped inside wide margins ran out of room.
+        text_width = (max(ln.x1 for ln in lay.lines) - min(ln.x0 for ln in lay.lines)) if lay.lines else lay.width
         for ln in lay.lines:
             gap_above = ln.y0 - last_y1 if last_y1 is not None else lay.height
             last_y1 = ln.y1
@@ -141,6 +181,10 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 head_width = max(head_width, ln.x1 - ln.x0)
                 continue
             if not _is_candidate(ln, lay, body, gap_above, strong_only):
+                head = None if strong_only else _run_in(text, ln, body, gap_above)
+                if head is not None:
+                    found.append(Heading(lay.number, head, round(ln.size, 1), ln.bold, ln.y0,
+                                         numbering=parse_numbering(head), run_in=True))
                 prev, prev_line = None, None
                 continue
             text = " ".join(ln.text.split())
@@ -167,7 +211,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 # the next heading, not its second line.
                 # (Its widest line so far: the second line of a three-line head is often short; a head
                 # ending in ":" was broken by hand and goes on.)
-                and (not _numbered(prev.title) or head_width >= 0.55 * lay.width or prev.title.endswith(":"))
+                and (not _numbered(prev.title) or head_width >= 0.55 * text_width or prev.title.endswith(":"))
             ):
                 prev.title = _join(prev.title, text)  # a heading wrapped onto a second line
                 prev_line = ln
@@ -233,17 +277,61 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
 
     Drops a joined title that reads as a sentence (ending in ":" or longer than 16 words) and, when the
     document numbers its sections, headings numbered deeper than MAX_OUTLINE_DEPTH (authors' outlines
-    rarely list them). Levels are assigned again over what is kept.
+    rarely list them) and unnumbered heads set below its top numbered level (``_drop_starred``). Levels are
+    assigned again over what is kept.
     """
     kept = [h for h in found if h.numbering is not None or (not h.title.endswith(":") and len(h.title.split()) <= 16
                                                            and not _SIGNATURE.search(h.title) and not _CAPTION.match(h.title)
                                                            and not _STRAY_START.match(h.title))]
+    kept = [h for h in kept if not _CONTACT.search(h.title)]  # "F. Pantigny f@example.org" reads as numbered "F."
     kept = _drop_entry_families(kept)
+    kept = _continuing_run_ins(kept)
     decimal = [h for h in kept if h.numbering is not None and h.numbering.kind in ("decimal", "letter")]
     if len(decimal) >= MIN_NUMBERED:
         kept = [h for h in kept if h not in decimal or h.numbering.depth <= MAX_OUTLINE_DEPTH]  # type: ignore[union-attr]
+        kept = _drop_starred(kept, decimal)
+        kept = _drop_list_items(kept, decimal)
     assign_heading_levels(kept)
     return kept
+
+
+_DOTTED = re.compile(r"^\d+(?:\.\d+)*\.\s")  # "3. Derived Works": a number with a trailing dot
+
+
+def _drop_list_items(found: list[Heading], decimal: list[Heading]) -> list[Heading]:
+    """Drop numbered list items: "3. Derived Works" set smaller than every section of a document that numbers its
+    sections without a trailing dot ("2.1 The Debian Free Software Guidelines")."""
+    plain = [h for h in decimal if not _DOTTED.match(h.title)]
+    dotted = [h for h in decimal if _DOTTED.match(h.title)]
+    if len(plain) < MIN_NUMBERED or len(plain) <= len(dotted):
+        return found
+    smallest = min((h.size for h in plain if h.numbering.depth <= 2), default=0.0)  # type: ignore[union-attr]
+    items = {id(h) for h in dotted if h.numbering.depth == 1 and h.size < smallest - SIZE_JITTER}  # type: ignore[union-attr]
+    return [h for h in found if id(h) not in items]
+
+
+def _continuing_run_ins(found: list[Heading]) -> list[Heading]:
+    """Run-in heads that continue the document's numbering: "4.2." after a section "4." (or "4.1.") was headed;
+    a numbered paragraph elsewhere ("2.1. The licensee shall ...") is text."""
+    heads = {h.numbering.label.rstrip(".") for h in found if h.numbering is not None and not h.run_in}
+    runs = [h for h in found if h.run_in and h.numbering is not None]
+    parents = Counter(h.numbering.label.rstrip(".").rsplit(".", 1)[0] for h in runs)  # type: ignore[union-attr]
+    keep = {id(h) for h in runs if (p := h.numbering.label.rstrip(".").rsplit(".", 1)[0]) in heads  # type: ignore[union-attr]
+            and parents[p] >= 2}
+    return [h for h in found if not h.run_in or id(h) in keep]
+
+
+def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]:
+    """In a document that numbers its sections, drop unnumbered heads set smaller than its top numbered level.
+
+    Those are starred sections, run-in paragraph heads and labels ("Changes between versions 1.1 and 1.2",
+    "Fine tuning"), which LaTeX leaves out of the contents and the outline; the unnumbered heads an outline
+    lists ("Index", "References", "Change History", a Part) are set like the top level or larger.
+    """
+    top = min(h.numbering.depth for h in decimal)  # type: ignore[union-attr]
+    sizes = sorted(h.size for h in decimal if h.numbering.depth == top)  # type: ignore[union-attr]
+    top_size = sizes[len(sizes) // 2]
+    return [h for h in found if h.numbering is not None or h.size >= top_size - SIZE_JITTER]
 
 
 MIN_NUMBERED = 5  # numbered headings before numbering is taken as the document's scheme
@@ -254,20 +342,26 @@ _CAPTION = re.compile(r"^(?:table|figure|fig\.|listing|algorithm)\s+[\dA-Z][\d.]
 # A line opening with a character no title opens with: a bullet glyph without Unicode ("\x88 item"), the tail of a
 # URL broken over two lines ("//github.com/..."), a symbol. Quotes, brackets, "\macro", "§", "#", "@", "$" may.
 _STRAY_START = re.compile(r"^(?:[^\w\s\"'\u201c\u2018(\[\\\u00a7#@$.<\u27e8]|[\x00-\x1f\x7f-\x9f])")
+ENTRIES_PER_PAGE = 1.5  # a family set this densely is a reference listing; sections spread out one to a page
+# An author's address on a title page ("F. Pantigny fpantigny@example.org"), a web address: not a section title.
+_CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://|www\.", re.I)
 FAMILY_SIZE = 4  # unnumbered headings sharing a leading word and a style before they read as reference entries
 
 
 def _drop_entry_families(found: list[Heading]) -> list[Heading]:
     """Drop reference entries: unnumbered headings in one style that open with the same word(s) and name
-    one thing each ("Decoration zigzag", "Decoration saw", "Coordinate system xyz", ...), FAMILY_SIZE or more.
-    Generated section titles share their end ("X Class Reference"), not their start, and stay."""
-    families: Counter[tuple] = Counter()
+    one thing each ("Decoration zigzag", "Decoration saw", "Coordinate system xyz", ...), FAMILY_SIZE or more,
+    set several to a page. Generated section titles share their end ("X Class Reference"), not their start, and
+    stay; so do sections that share a topic word but each open a page of their own ("Styles: arrows",
+    "Styles: labels", ...)."""
+    families: dict[tuple, list[Heading]] = {}
     for h in found:
         words = h.title.split()
         if h.numbering is None and 2 <= len(words) <= 5:
-            families[(h.size, h.bold, words[0].casefold())] += 1
-    return [h for h in found if h.numbering is not None or len(h.title.split()) < 2 or len(h.title.split()) > 5
-            or families[(h.size, h.bold, h.title.split()[0].casefold())] < FAMILY_SIZE]
+            families.setdefault((h.size, h.bold, words[0].casefold()), []).append(h)
+    entries = {id(h) for fam in families.values() if len(fam) >= FAMILY_SIZE
+               and len(fam) >= ENTRIES_PER_PAGE * len({h.page for h in fam}) for h in fam}
+    return [h for h in found if id(h) not in entries]
 
 
 def assign_heading_levels(found: list[Heading]) -> None:

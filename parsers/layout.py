@@ -35,6 +35,7 @@ class Line:
     # Widest horizontal gap between the fragments merged into this line (points); a gap of
     # several font sizes means two columns share a baseline, not one heading.
     max_gap: float = 0.0
+    mono: bool = False  # the dominant font is fixed-pitch (the font's own flag): code, whatever its name
 
 
 @dataclass

@@ -222,7 +222,7 @@ _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
 def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None) -> PageLayout:
     """Visual lines of a page, merging PyMuPDF lines that share a baseline across blocks."""
     rect = page.rect
-    raw: list[tuple[float, float, float, float, str, float, bool, str]] = []
+    raw: list[tuple[float, float, float, float, str, float, bool, str, bool]] = []
     try:
         data = page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT)
     except Exception as exc:
@@ -237,7 +237,8 @@ def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None) 
             main = max(spans, key=lambda s: sum(ch.isalpha() for ch in s["text"]) * 1000 + len(s["text"].strip()))
             bold = bool(main.get("flags", 0) & 16) or bool(_BOLD_FONT.search(main.get("font", "")))
             x0, y0, x1, y1 = line["bbox"]
-            raw.append((x0, y0, x1, y1, text, round(float(main.get("size", 0.0)), 1), bold, main.get("font", "")))
+            mono = bool(main.get("flags", 0) & pymupdf.TEXT_FONT_MONOSPACED)
+            raw.append((x0, y0, x1, y1, text, round(float(main.get("size", 0.0)), 1), bold, main.get("font", ""), mono))
     lines = merge_visual_lines(raw)
     links = page_links(page)
     text = "\n".join(line.text for line in lines)
@@ -270,10 +271,11 @@ def page_links(page: "pymupdf.Page") -> list[tuple[float, float, int]]:
     return out
 
 
-def merge_visual_lines(raw: list[tuple[float, float, float, float, str, float, bool, str]]) -> list[Line]:
-    """Group line fragments whose vertical extents overlap by more than half into one visual line."""
+def merge_visual_lines(raw: list[tuple]) -> list[Line]:
+    """Group line fragments (x0, y0, x1, y1, text, size, bold, font[, mono]) whose vertical extents overlap by
+    more than half into one visual line."""
     raw = sorted(raw, key=lambda r: ((r[1] + r[3]) / 2, r[0]))
-    groups: list[list[tuple[float, float, float, float, str, float, bool, str]]] = []
+    groups: list[list[tuple]] = []
     for frag in raw:
         if groups:
             last = groups[-1]
@@ -317,6 +319,7 @@ def merge_visual_lines(raw: list[tuple[float, float, float, float, str, float, b
                 font=main[7],
                 words=words,
                 max_gap=max(gaps, default=0.0),
+                mono=bool(main[8]) if len(main) > 8 else False,
             )
         )
     return lines

@@ -28,8 +28,8 @@ STAGES: dict[str, tuple[str, str]] = {
     "text": ("1", "parsers/pdf.py, parsers/layout.py: text layer, labels, positioned lines"),
     "ocr": ("1", "parsers/ocr.py, parsers/ocr_layout.py, parsers/classify.py, parsers/ocr_stage.py: page classes, OCR"),
     "vision": ("1", "parsers/ocr_stage.py (_describe), providers/vision.py: figure and low-confidence page descriptions"),
-    "structure": ("3", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, bookmarks.py, filings.py, "
-                       "filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, ranges.py, providers/structure_llm.py: the tree"),
+    "structure": ("3", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+                       "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, ranges.py, providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
     "summaries": ("2", "parsers/summarize.py, providers/summarizer.py, parsers/describe.py: summaries and the description"),
     # p2: document title and section path inside the fence

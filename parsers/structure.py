@@ -8,7 +8,6 @@ Long leaves are then split by the headings inside them, or by page groups.
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -18,6 +17,7 @@ from parsers.exhibits import add_exhibits
 from parsers.headings import detect_headings, outline_headings
 from parsers.filing_pdf import anchor_items
 from parsers.filings import complete_filing, is_filing, statement_title
+from parsers.index_groups import BOOK_INDEX, index_heading, letter_groups
 from parsers.inner_toc import add_inner_tocs
 from parsers.offsets import CHECKED, map_entries, title_key
 from parsers.pdf import PdfSource
@@ -42,8 +42,6 @@ MAX_LEAF_TOKENS = 20_000  # a leaf above this many (approximate) tokens is split
 # a unit the author chose; the corpus figures are in benchmarks/results/comment-figures.md.
 OUTLINE_SPLIT_FACTOR = 4
 AUTHOR_OUTLINES = ("bookmarks", "toc")
-# A back-of-book index ("Index", "Concept Index", "Index of Commands"), not a filing's "Index to ... Statements".
-_BOOK_INDEX = re.compile(r"^(?:(?:[a-z]+ ){0,2}index|index of [a-z ]+)$")
 
 
 @dataclass
@@ -236,7 +234,14 @@ def beyond_last_page(entries: list[TocEntry], page_count: int) -> int:
 
 def _from_headings(pdf: PdfSource) -> tuple[list[Entry], str | None]:
     n = min(pdf.page_count, MAX_SPLIT_PAGES * 5)
-    heads = outline_headings(detect_headings([pdf.layout(p) for p in range(1, n + 1)]))
+    layouts = [pdf.layout(p) for p in range(1, n + 1)]
+    heads = outline_headings(detect_headings(layouts))
+    at = index_heading(heads)
+    if at is not None:
+        # The index's letter groups, which its own outline lists (LaTeX package manuals): up to the next head
+        # at the index's level or above.
+        until = next((h for h in heads[at + 1:] if h.level <= heads[at].level), None)
+        heads[at + 1:at + 1] = letter_groups(layouts, heads[at], until)
     if len(heads) < MIN_ENTRIES:
         return [], f"only {len(heads)} headings found"
     if len(heads) > 8 * pdf.page_count:
@@ -261,7 +266,7 @@ def split_long_leaves(
         tokens = _tokens(pdf, node) if not node.nodes and span > 1 else 0
         if node.nodes or (span <= factor * max_pages and tokens <= factor * MAX_LEAF_TOKENS):
             continue
-        if _BOOK_INDEX.match(title_key(node.title)):
+        if BOOK_INDEX.match(title_key(node.title)):
             info["index_kept"] = info.get("index_kept", 0) + 1  # alphabetical entries: no section to split off
             continue
         # Dense pages (tables, small print) get smaller groups so a leaf stays near the token limit.

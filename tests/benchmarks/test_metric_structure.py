@@ -131,8 +131,8 @@ def test_held_out_groups_come_from_the_corpus_table(tmp_path) -> None:
     from benchmarks.structure import EXTRA_TSV, _extra_groups
 
     tsv = tmp_path / "extra.tsv"
-    tsv.write_text("doc_id\tkind\tgroup\na\tplain\ttuning\nb\tno-toc\theldout\n")
-    assert _extra_groups(tsv) == {"a": "extra", "b": "heldout"}
+    tsv.write_text("doc_id\tkind\tgroup\na\tplain\ttuning\nb\tno-toc\theldout\nc\tno-toc\theldout2\n")
+    assert _extra_groups(tsv) == {"a": "extra", "b": "heldout", "c": "heldout2"}
     (tmp_path / "old.tsv").write_text("doc_id\tkind\na\tplain\n")  # a table from before the group column
     assert _extra_groups(tmp_path / "old.tsv") == {"a": "extra"}
-    assert set(_extra_groups(EXTRA_TSV).values()) == {"extra", "heldout"}
+    assert set(_extra_groups(EXTRA_TSV).values()) == {"extra", "heldout", "heldout2"}

@@ -94,3 +94,26 @@ def test_float_captions_and_lines_opening_with_a_stray_glyph_are_not_sections() 
              _page(2, [("Usage", 14.3, True), ("//github.com/someone/package to report bugs", 12, True),
                        ("Figure 2. The layout", 12, True), ("Tables and figures", 12, True)])]
     assert _titles(pages) == ["Overview", "Usage", "Tables and figures"]
+
+
+def test_unnumbered_heads_below_the_top_numbered_level_of_a_numbered_document_are_not_sections() -> None:
+    # LaTeX's starred sections and run-in labels stay out of its outline; "Change History" and "Index", set like
+    # the numbered sections, are in it.
+    pages = [_page(n, [(f"{n} Section {n}", 14.3, True), (f"{n}.1 Part one of {n}", 12, True),
+                       (f"Changes between versions 1.{n} and 1.{n + 1}", 12, True)]) for n in range(1, 4)]
+    pages.append(_page(4, [("Change History", 14.3, True), ("Index", 14.3, True)]))
+    assert _titles(pages) == [t for n in range(1, 4) for t in (f"{n} Section {n}", f"{n}.1 Part one of {n}")] + [
+        "Change History", "Index"]
+
+
+def test_an_author_address_is_not_a_section() -> None:
+    pages = [_page(1, [("F. Pantigny fpantigny@example.org", 12, True), ("Overview", 14.3, True)]),
+             _page(2, [("Usage", 14.3, True), ("See https://example.org/manual", 12, True)])]
+    assert _titles(pages) == ["Overview", "Usage"]
+
+
+def test_a_numbered_list_in_bold_is_not_a_run_of_chapters() -> None:
+    # The document numbers its sections "2.1"; "1. Free Redistribution" in bold at body size is a list item.
+    pages = [_page(n, [(f"{n}.{k} Section {n}.{k}", 14.3, True) for k in (1, 2)]) for n in range(1, 4)]
+    pages.append(_page(4, [("4.1 Guidelines", 14.3, True)] + [(f"{k}. Item number {k}", 10, True) for k in range(1, 5)]))
+    assert _titles(pages) == [f"{n}.{k} Section {n}.{k}" for n in range(1, 4) for k in (1, 2)] + ["4.1 Guidelines"]

@@ -1,0 +1,83 @@
+"""The letter groups of a back-of-book index ("Symbols", "A", "B", ...), for the headings fallback.
+
+LaTeX package manuals (doc/ltxdoc/l3doc with hyperref) carry no printed contents, and their outline lists the
+index's letter groups below "Index". The letters are too short to pass the heading detector (a title has two
+letters or more) and share their baseline with the other column's entries, so they are read here from word
+positions instead: a capital letter standing alone in its column, in alphabetical order through the index.
+Pure over PageLayouts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from parsers.headings import MARGIN, Heading
+from parsers.layout import PageLayout
+from parsers.offsets import title_key
+
+# A back-of-book index ("Index", "Concept Index", "Index of Commands"), not a filing's "Index to ... Statements".
+BOOK_INDEX = re.compile(r"^(?:(?:[a-z]+ ){0,2}index|index of [a-z ]+)$")
+# The group before "A" in makeindex/xindy styles.
+_LEAD_GROUPS = {"symbols", "numbers", "digits"}
+MIN_GROUPS = 3  # letters in order before the index is taken to be grouped (a stray "A" or "I" is not)
+ALONE = 1.5  # space on each side of a group letter, in font sizes: it stands alone in its column
+
+
+def index_heading(heads: Sequence[Heading]) -> int | None:
+    """Position of the last back-of-book index heading among ``heads``, if any."""
+    for i in range(len(heads) - 1, -1, -1):
+        if BOOK_INDEX.match(title_key(heads[i].title)):
+            return i
+    return None
+
+
+def letter_groups(layouts: Sequence[PageLayout], index: Heading, until: Heading | None = None) -> list[Heading]:
+    """The index's letter groups, one Heading each a level below ``index``, in order; [] when fewer than
+    MIN_GROUPS letters run in alphabetical order (an index without group heads)."""
+    found: list[tuple[tuple, str, int, float, float]] = []  # (reading order, title, page, y0, size)
+    for lay in layouts:
+        if lay.number < index.page or (until is not None and lay.number > until.page):
+            continue
+        mid = lay.width / 2
+        for ln in lay.lines:
+            if ln.y1 < lay.height * MARGIN or ln.y0 > lay.height * (1 - MARGIN):
+                continue
+            if lay.number == index.page and ln.y0 <= index.y0:
+                continue
+            if until is not None and lay.number == until.page and ln.y0 >= until.y0:
+                continue
+            size = max(ln.size, 1.0)
+            words = ln.words
+            for i, w in enumerate(words):
+                text = w.text.strip()
+                if not (len(text) == 1 and "A" <= text <= "Z") and text.casefold() not in _LEAD_GROUPS:
+                    continue
+                before = w.x0 - words[i - 1].x1 if i else None
+                after = words[i + 1].x0 - w.x1 if i + 1 < len(words) else None
+                if (before is not None and before < ALONE * size) or (after is not None and after < ALONE * size):
+                    continue
+                column = 0 if (w.x0 + w.x1) / 2 < mid else 1
+                found.append(((lay.number, column, w.y0), text, lay.number, w.y0, ln.size))
+    found.sort(key=lambda f: f[0])
+    chain = _alphabetical_chain([f[1] for f in found])
+    if sum(1 for i in chain if len(found[i][1]) == 1) < MIN_GROUPS:
+        return []
+    return [Heading(found[i][2], found[i][1], found[i][4], True, found[i][3], level=index.level + 1) for i in chain]
+
+
+def _alphabetical_chain(titles: list[str]) -> list[int]:
+    """Positions of the longest run of titles in strictly increasing letter order (a lead group such as
+    "Symbols" only first): the group heads, with stray capitals left out."""
+    def rank(t: str) -> int:
+        return 0 if t.casefold() in _LEAD_GROUPS else ord(t) - ord("A") + 1
+
+    best: list[list[int]] = []
+    for i, t in enumerate(titles):
+        r = rank(t)
+        prev = [c for c in best if rank(titles[c[-1]]) < r]
+        if r == 0:
+            prev = []
+        chain = (max(prev, key=len) if prev else []) + [i]
+        best.append(chain)
+    return max(best, key=len, default=[])
