@@ -31,7 +31,8 @@ STAGES: dict[str, tuple[str, str]] = {
     "structure": ("3", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, ranges.py, providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
-    "summaries": ("2", "parsers/summarize.py, providers/summarizer.py, parsers/describe.py: summaries and the description"),
+    # summaries 3: the description names the kind of report and a current report's Items (issue 16)
+    "summaries": ("3", "parsers/summarize.py, providers/summarizer.py, parsers/describe.py: summaries and the description"),
     # p2: document title and section path inside the fence
     "prompts": ("p2", "providers/prompts.py: every prompt sent to a model"),
 }
