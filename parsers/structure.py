@@ -99,7 +99,7 @@ def _anchor_filing(result: StructureResult, pdf: PdfSource) -> None:
 
 
 def _add_exhibits(result: StructureResult, pdf: PdfSource) -> None:
-    """A filing's exhibits after its last Item as nodes of their own, long ones with their own subtree."""
+    """A filing's long exhibits with a structure of their own get a subtree, and then every exhibit a node."""
     try:
         result.entries, info = add_exhibits(result.entries, pdf.page_count, pdf.text, pdf.layout, pdf.labels())
     except Exception as exc:  # a refinement: a failure keeps the chain's entries
