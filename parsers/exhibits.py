@@ -247,16 +247,20 @@ def note_heads(start: int, end: int, text: Callable[[int], str]) -> list[tuple[i
             number = int(m.group("a") or m.group("b"))
             if number not in (expected, expected + 1):
                 continue
-            title = m.group("title").strip()
-            shown = line
-            if not title and i + 1 < len(lines):
-                title = lines[i + 1]
-                shown = f"{line} {title}"
+            title, shown = _titled(m.group("title").strip(), lines, i)
             if not _note_title(title):
                 continue
             out.append((page, shown))
             expected = number + 1
     return out if len(out) >= MIN_NOTES else []
+
+
+def _titled(title: str, lines: list[str], i: int) -> tuple[str, str]:
+    """A numbered heading's title and the line shown for it: a bare "Note 3" or "ARTICLE II" line takes its
+    title from the next line."""
+    if not title and i + 1 < len(lines):
+        return lines[i + 1], f"{lines[i]} {lines[i + 1]}"
+    return title, lines[i]
 
 
 def _note_title(title: str) -> bool:
@@ -276,11 +280,7 @@ def article_children(start: int, end: int, text: Callable[[int], str]) -> list[E
             m = _ARTICLE.match(line)
             if not m or len(line) > MAX_TITLE or _number(m.group("n")) != expected:
                 continue
-            title = m.group("title").strip()
-            shown = line
-            if not title and i + 1 < len(lines):
-                title = lines[i + 1]
-                shown = f"{line} {title}"
+            title, shown = _titled(m.group("title").strip(), lines, i)
             if not _note_title(title):
                 continue
             out.append(Entry(1, shown, page))
