@@ -377,18 +377,30 @@ def find_toc(
     blocks: list[list[_Raw]] = []
     for lay in layouts:
         heading = any(_HEADING_RE.match(ln.text) for ln in lay.lines[:8])
-        if heading and blocks and blocks[-1]:
+        page_raws = credible_entries(read_page_entries(lay, keys, first=heading))
+        if heading and blocks and blocks[-1] and _restarts(blocks[-1], page_raws):
             # A new contents listing starts (e.g. "Short Contents" then "Table of Contents"):
-            # keep the longer one, since the full listing repeats the short one.
+            # keep the longer one, since the full listing repeats the short one. A "Contents" running
+            # header over a listing that goes on where the last page stopped is the same listing.
             blocks.append([])
         elif not blocks:
             blocks.append([])
-        blocks[-1].extend(credible_entries(read_page_entries(lay, keys, first=heading)))
+        blocks[-1].extend(page_raws)
     raws = max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None))
     entries = [to_entry(r, layouts) for r in raws]
     assign_levels(entries)
     heading = next((" ".join(ln.text.split()) for ln in layouts[0].lines[:10] if _HEADING_RE.match(ln.text)), "")
     return TocResult(entries, pages, None if entries else "contents pages found but no entries read", heading)
+
+
+def _restarts(block: list[_Raw], page_raws: list[_Raw]) -> bool:
+    """A page's listing starts over: its first page number is below the last one the listing so far reached."""
+    last = next((r.parsed.page for r in reversed(block) if r.parsed.page is not None), None)
+    first = next((r.parsed.page for r in page_raws if r.parsed.page is not None), None)
+    if last is None or first is None:
+        return True
+    order = lambda n: (n.kind == "arabic", n.value)  # front matter's roman pages come before the body's
+    return order(first) < order(last)
 
 
 def _toc_page(lay: PageLayout) -> bool:
