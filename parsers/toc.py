@@ -8,9 +8,10 @@ to a physical page is parsers.offsets' job.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 from parsers.layout import Line, PageLayout
@@ -163,6 +164,87 @@ def _split_columns(line: Line) -> list[Line]:
     return out
 
 
+def _part(line: Line, words: list) -> Line:
+    return replace(line, text=" ".join(w.text for w in words), x0=words[0].x0, x1=words[-1].x1, words=list(words),
+                   max_gap=0.0)
+
+
+def _reading_lines(page: PageLayout) -> list[Line]:
+    """A page's non-empty lines in reading order: a two-column contents column by column."""
+    lines = [ln for ln in page.lines if ln.text.strip()]
+    return _two_columns(lines, page.width) or lines
+
+
+def _spans(line: Line) -> list[tuple[float, float]]:
+    """The stretches of a line that a column gutter cannot cross: its words, with gaps under 8 pt closed."""
+    ws = line.words
+    if not ws:
+        return []
+    out = []
+    start, end = ws[0].x0, ws[0].x1
+    for w in ws[1:]:
+        if w.x0 - end >= 8:
+            out.append((start, end))
+            start = w.x0
+        end = max(end, w.x1)
+    out.append((start, end))
+    return out
+
+
+def _two_columns(lines: list[Line], width: float) -> list[Line] | None:
+    """A contents set in two columns (LaTeX's \\twocolumn contents): lines read column by column, or None.
+
+    The text layer merges the two columns' entries that share a baseline into one line, so wrapped titles
+    and entries of the two columns interleave. Two columns are a vertical gutter in the middle of the page
+    that the lines of the listing do not cross (full-width text above or below it may), with entries on both
+    sides: titles with letters and page numbers ending many parts on each side. A one-column listing whose
+    page numbers sit far right has numbers only on the right, so it is never split."""
+    if len(lines) < 8:
+        return None
+    lo, hi = int(width * 0.35), int(width * 0.65)
+    spans = [_spans(ln) for ln in lines]
+    # How many lines a cut at each position (every 2 pt across the middle) would go through.
+    blocked = [0] * ((hi - lo) // 2 + 1)
+    for segs in spans:
+        for a, b in segs:
+            for k in range(max(0, math.floor((a - lo) / 2) + 1), min(len(blocked), math.ceil((b - lo) / 2))):
+                blocked[k] += 1
+    k = min(range(len(blocked)), key=lambda k: (blocked[k], abs(lo + 2 * k - width / 2)))
+    if blocked[k] > len(lines) // 4:
+        return None
+    cut = lo + 2 * k
+
+    def clear(i: int) -> bool:
+        return not any(a < cut < b for a, b in spans[i])
+
+    out: list[Line] = []
+    lefts: list[Line] = []
+    rights: list[Line] = []
+    pairs = 0
+    for i, ln in enumerate(lines + [None]):
+        if ln is None or not clear(i):
+            out += lefts + rights  # a run of two-column lines ends: its left column, then its right one
+            lefts, rights = [], []
+            if ln is not None:
+                out.append(ln)
+            continue
+        left = [w for w in ln.words if w.x1 <= cut]
+        right = [w for w in ln.words if w.x0 >= cut]
+        if left:
+            lefts.append(_part(ln, left))
+        if right:
+            rights.append(_part(ln, right))
+        pairs += bool(left and right)
+
+    def entries(side: str) -> int:
+        return sum(1 for p in out if (p.x0 >= cut if side == "r" else p.x1 <= cut)
+                   and re.search(r"[^\W\d_]{2}", p.text) and parse_page_number(p.words[-1].text))
+
+    if pairs < 4 or entries("l") < 3 or entries("r") < 3:
+        return None
+    return out
+
+
 def _header_footer_keys(pages: Sequence[PageLayout]) -> set[str]:
     """Normalized first/last lines that repeat across pages (running headers and footers)."""
     counts: Counter[str] = Counter()
@@ -191,7 +273,7 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
     common right edge of the page's numbers; otherwise (a year ending a wrapped title) the
     line is text and may join the next one.
     """
-    lines = [ln for ln in page.lines if ln.text.strip()]
+    lines = _reading_lines(page)
     start = 0
     if first:
         # The last "Contents" line among the first ones: a running "Table of Contents" link may come first.
@@ -376,7 +458,7 @@ def find_toc(
     keys = _header_footer_keys(layouts) if len(layouts) > 1 else set()
     blocks: list[list[_Raw]] = []
     for lay in layouts:
-        heading = any(_HEADING_RE.match(ln.text) for ln in lay.lines[:8])
+        heading = any(_HEADING_RE.match(ln.text) for ln in _reading_lines(lay)[:8])
         page_raws = credible_entries(read_page_entries(lay, keys, first=heading))
         if heading and blocks and blocks[-1] and _restarts(blocks[-1], page_raws):
             # A new contents listing starts (e.g. "Short Contents" then "Table of Contents"):
@@ -389,7 +471,7 @@ def find_toc(
     raws = max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None))
     entries = [to_entry(r, layouts) for r in raws]
     assign_levels(entries)
-    heading = next((" ".join(ln.text.split()) for ln in layouts[0].lines[:10] if _HEADING_RE.match(ln.text)), "")
+    heading = next((" ".join(ln.text.split()) for ln in _reading_lines(layouts[0])[:10] if _HEADING_RE.match(ln.text)), "")
     return TocResult(entries, pages, None if entries else "contents pages found but no entries read", heading)
 
 
@@ -406,7 +488,7 @@ def _restarts(block: list[_Raw], page_raws: list[_Raw]) -> bool:
 def _toc_page(lay: PageLayout) -> bool:
     if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]):
         return False
-    heading = any(_HEADING_RE.match(ln.text) for ln in lay.lines[:8])
+    heading = any(_HEADING_RE.match(ln.text) for ln in _reading_lines(lay)[:8])
     return page_is_toc(credible_entries(read_page_entries(lay, first=heading)), len(lay.lines))
 
 
