@@ -214,8 +214,8 @@ def _two_columns(lines: list[Line], width: float) -> list[Line] | None:
         return None
     cut = lo + 2 * k
 
-    def clear(i: int) -> bool:
-        return not any(a < cut < b for a, b in spans[i])
+    def clear(i: int) -> bool:  # a line without word boxes stays whole, where it is
+        return bool(spans[i]) and not any(a < cut < b for a, b in spans[i])
 
     out: list[Line] = []
     lefts: list[Line] = []
@@ -238,7 +238,7 @@ def _two_columns(lines: list[Line], width: float) -> list[Line] | None:
 
     def entries(side: str) -> int:
         return sum(1 for p in out if (p.x0 >= cut if side == "r" else p.x1 <= cut)
-                   and re.search(r"[^\W\d_]{2}", p.text) and parse_page_number(p.words[-1].text))
+                   and re.search(r"[^\W\d_]{2}", p.text) and bool(p.words) and parse_page_number(p.words[-1].text))
 
     if pairs < 4 or entries("l") < 3 or entries("r") < 3:
         return None

@@ -74,3 +74,19 @@ def test_one_column_contents_with_far_right_numbers_is_not_split(tmp_path: Path)
     got = _entries(_book(tmp_path / "one.pdf", two_columns=False))
     assert [t for t, _ in got] == [t for c, title in enumerate(CHAPTERS, start=1)
                                    for t in (f"{c} {title}", f"{c}.1 More about {title.lower()}")]
+
+
+def test_lines_without_word_boxes_are_kept_whole() -> None:
+    from parsers.layout import Line, Word
+    from parsers.toc import _two_columns
+
+    lines = []
+    for i in range(10):
+        y = 100 + 14 * i
+        words = [Word(f"Left{i}", 90, y, 150, y + 10), Word(str(i + 1), 280, y, 290, y + 10),
+                 Word(f"Right{i}", 330, y, 390, y + 10), Word(str(i + 20), 510, y, 520, y + 10)]
+        lines.append(Line(" ".join(w.text for w in words), 90, y, 520, y + 10, 10.0, words=words))
+    lines.insert(5, Line("a line from a layer without word boxes", 90, 170, 520, 180, 10.0))
+    out = _two_columns(lines, 612)
+    assert out is not None and "a line from a layer without word boxes" in [ln.text for ln in out]
+    assert [ln.text for ln in out[:5]] == [f"Left{i} {i + 1}" for i in range(5)]
