@@ -23,6 +23,7 @@ from typing import Any, Callable, Sequence
 
 from parsers import filing_anatomy as fa
 from parsers.filings import merge_in_page_order
+from parsers.numbering import roman_to_int
 from parsers.offsets import CHECKED, map_entries, title_key
 from parsers.ranges import Entry
 from parsers.toc import assign_levels, credible_entries, page_is_toc, read_page_entries, screen_page, to_entry
@@ -61,7 +62,6 @@ KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((k, re.compile(p + r"(?:\
 ))
 STATEMENTS = ("income", "balance", "cash", "equity")  # the four the benchmark counts (comprehensive income aside)
 _ARTICLE = re.compile(r"^(?:ARTICLE|Article)\s+(?P<n>[IVXLC]{1,6}|\d{1,2})\b\s*[.:\u2013\u2014-]?\s*(?P<title>.*)$")
-_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 _NOTE = re.compile(r"^(?:note\s+(?P<a>\d{1,2})\s*[.:\u2013\u2014-]?|(?P<b>\d{1,2})\s*[.:\u2013\u2014-])\s*(?P<title>.*)$", re.I)
 
 
@@ -288,8 +288,5 @@ def article_children(start: int, end: int, text: Callable[[int], str]) -> list[E
     return out if len(out) >= MIN_CHILDREN else []
 
 
-def _number(token: str) -> int:
-    if token.isdigit():
-        return int(token)
-    values = [_ROMAN[c] for c in token.upper()]
-    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+def _number(token: str) -> int | None:
+    return int(token) if token.isdigit() else roman_to_int(token)
