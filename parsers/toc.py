@@ -266,14 +266,15 @@ class _Raw:
     page: int
 
 
-def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first: bool = False) -> list[_Raw]:
+def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first: bool = False,
+                      lines: list[Line] | None = None) -> list[_Raw]:
     """Candidate TOC lines of one page, multi-line titles joined; running headers/footers dropped.
 
     A trailing number counts as a page number only on a dotted line or when it sits on the
     common right edge of the page's numbers; otherwise (a year ending a wrapped title) the
     line is text and may join the next one.
     """
-    lines = _reading_lines(page)
+    lines = _reading_lines(page) if lines is None else lines  # the caller may have them already
     start = 0
     if first:
         # The last "Contents" line among the first ones: a running "Table of Contents" link may come first.
@@ -456,10 +457,11 @@ def find_toc(
         n = again + 1
     layouts = [layout(p) for p in pages]
     keys = _header_footer_keys(layouts) if len(layouts) > 1 else set()
+    reading = [_reading_lines(lay) for lay in layouts]
     blocks: list[list[_Raw]] = []
-    for lay in layouts:
-        heading = any(_HEADING_RE.match(ln.text) for ln in _reading_lines(lay)[:8])
-        page_raws = credible_entries(read_page_entries(lay, keys, first=heading))
+    for lay, lines in zip(layouts, reading):
+        heading = any(_HEADING_RE.match(ln.text) for ln in lines[:8])
+        page_raws = credible_entries(read_page_entries(lay, keys, first=heading, lines=lines))
         if heading and blocks and blocks[-1] and _restarts(blocks[-1], page_raws):
             # A new contents listing starts (e.g. "Short Contents" then "Table of Contents"):
             # keep the longer one, since the full listing repeats the short one. A "Contents" running
@@ -471,7 +473,7 @@ def find_toc(
     raws = max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None))
     entries = [to_entry(r, layouts) for r in raws]
     assign_levels(entries)
-    heading = next((" ".join(ln.text.split()) for ln in _reading_lines(layouts[0])[:10] if _HEADING_RE.match(ln.text)), "")
+    heading = next((" ".join(ln.text.split()) for ln in reading[0][:10] if _HEADING_RE.match(ln.text)), "")
     return TocResult(entries, pages, None if entries else "contents pages found but no entries read", heading)
 
 
@@ -488,8 +490,9 @@ def _restarts(block: list[_Raw], page_raws: list[_Raw]) -> bool:
 def _toc_page(lay: PageLayout) -> bool:
     if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]):
         return False
-    heading = any(_HEADING_RE.match(ln.text) for ln in _reading_lines(lay)[:8])
-    return page_is_toc(credible_entries(read_page_entries(lay, first=heading)), len(lay.lines))
+    lines = _reading_lines(lay)
+    heading = any(_HEADING_RE.match(ln.text) for ln in lines[:8])
+    return page_is_toc(credible_entries(read_page_entries(lay, first=heading, lines=lines)), len(lay.lines))
 
 
 def to_entry(r: _Raw, layouts: list[PageLayout]) -> TocEntry:
