@@ -1,0 +1,179 @@
+"""Pick a group of never-tuned manuals from Debian by a rule fixed before anyone looks at them.
+
+    python benchmarks/pick_heldout.py GROUP [--count 10] [--out rows.tsv]
+
+Why a script: a held-out group is only held out if nobody chose its documents by how the indexer does on
+them. The rule below is written down and run once, before any structure or search result on the picked
+documents is seen; its output rows are appended to benchmarks/corpus_extra.tsv unchanged.
+
+The rule:
+1. Candidates are the PDFs under usr/share/doc/ of Debian bookworm's main archive (Contents-all.gz),
+   from packages not already in ../shared/corpus/manuals/corpus.tsv or benchmarks/corpus_extra.tsv and not
+   from the texlive documentation packages (over-represented in the earlier groups already), and never from
+   the packages that ../shared/corpus/manuals/README.md reserves for judging (its "Packages reserved for
+   judging" list, read from the README, with the other languages of lilypond-doc-pdf).
+2. Packages are visited in the order of sha256(GROUP + ':' + package) — arbitrary but fixed — and a package
+   whose .deb is larger than --max-mb is skipped.
+3. In a package, the PDFs are tried in path order and the first that qualifies is taken (one per package):
+   20-1,500 pages, portrait first page (no slides), 8+ outline entries at levels <= 2 (the answer key), and
+   English (the words 'the', 'and', 'of', 'to', 'is', 'in' make up 4%+ of the words of its first 10 pages).
+4. kind: `no-toc` when none of the first six pages has a line reading "Contents" or "Table of Contents",
+   else `plain` (the same test as the earlier groups).
+5. Stop after --count documents. With --kind, only documents of that kind are taken (run once without it,
+   then with `--kind no-toc` to add documents without a printed contents; packages already in
+   corpus_extra.tsv are skipped, so the second run continues the same order).
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import re
+import subprocess
+import sys
+import tempfile
+import urllib.request
+from pathlib import Path
+
+import pymupdf
+
+HERE = Path(__file__).resolve().parent
+MIRROR = "http://deb.debian.org/debian/dists/bookworm/main/Contents-all.gz"
+COMMON = {"the", "and", "of", "to", "is", "in"}
+CONTENTS = re.compile(r"^\s*(table\s+of\s+)?contents\s*$", re.I | re.M)
+
+
+def used() -> tuple[set[str], set[str]]:
+    """Packages and doc_ids already in the corpus tables."""
+    pkgs, ids = set(), set()
+    for tsv in (HERE.parent.parent / "shared/corpus/manuals/corpus.tsv", HERE / "corpus_extra.tsv"):
+        for line in tsv.read_text().splitlines()[1:]:
+            ids.add(line.split("\t")[0])
+            pkgs.add(line.split("\t")[1])
+    return pkgs, ids
+
+
+def reserved() -> set[str]:
+    """The packages ../shared/corpus/manuals/README.md holds out for judging: never picked, never read."""
+    text = (HERE.parent.parent / "shared/corpus/manuals/README.md").read_text()
+    part = text.split("## Packages reserved for judging", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"`([a-z0-9][a-z0-9.+-]+)`", part))
+
+
+def is_reserved(pkg: str, names: set[str]) -> bool:
+    return pkg in names or pkg.startswith("lilypond-doc-pdf")
+
+
+def candidates(contents: Path) -> dict[str, list[str]]:
+    by_pkg: dict[str, list[str]] = {}
+    with gzip.open(contents, "rt", errors="replace") as fh:
+        for line in fh:
+            m = re.match(r"^(usr/share/doc/\S+\.pdf(?:\.gz)?)\s+(\S+)$", line.rstrip("\n"))
+            if not m:
+                continue
+            for loc in m.group(2).split(","):
+                by_pkg.setdefault(loc.rsplit("/", 1)[-1], []).append(m.group(1))
+    return by_pkg
+
+
+def deb_info(pkg: str) -> tuple[str, int] | None:
+    out = subprocess.run(["apt-cache", "show", "--no-all-versions", pkg], capture_output=True, text=True).stdout
+    ver = re.search(r"^Version: (\S+)", out, re.M)
+    size = re.search(r"^Size: (\d+)", out, re.M)
+    return (ver.group(1), int(size.group(1))) if ver and size else None
+
+
+def qualifies(pdf: Path) -> tuple[bool, str, int]:
+    try:
+        doc = pymupdf.open(pdf)
+    except Exception as exc:  # a package's PDF we cannot open is simply not a candidate
+        return False, f"unreadable: {exc}", 0
+    with doc:
+        n = doc.page_count
+        if not 20 <= n <= 1500:
+            return False, f"{n} pages", n
+        r = doc[0].rect
+        if r.width > r.height:
+            return False, "landscape (slides)", n
+        top = [e for e in doc.get_toc(simple=True) if e[0] <= 2]
+        if len(top) < 8:
+            return False, f"{len(top)} outline entries at levels <= 2", n
+        words = re.findall(r"[^\W\d_]+", " ".join(doc[i].get_text() for i in range(min(10, n))).lower())
+        share = sum(w in COMMON for w in words) / max(1, len(words))
+        if share < 0.04:
+            return False, f"not English ({share:.3f})", n
+        head = "\n".join(doc[i].get_text() for i in range(min(6, n)))
+        return True, "no-toc" if not CONTENTS.search(head) else "plain", n
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("group")
+    ap.add_argument("--count", type=int, default=10)
+    ap.add_argument("--kind", choices=("plain", "no-toc"), default=None, help="take only documents of this kind")
+    ap.add_argument("--max-mb", type=float, default=80)
+    ap.add_argument("--work", type=Path, default=HERE / ".work" / "pick")
+    ap.add_argument("--out", type=Path, default=None, help="write the picked rows here (default: stdout)")
+    args = ap.parse_args()
+    args.work.mkdir(parents=True, exist_ok=True)
+    contents = args.work / "Contents-all.gz"
+    if not contents.exists():
+        urllib.request.urlretrieve(MIRROR, contents)
+    used_pkgs, ids = used()
+    held = reserved()
+    if len(held) < 10:
+        raise SystemExit("could not read the reserved packages from ../shared/corpus/manuals/README.md")
+    by_pkg = {p: f for p, f in candidates(contents).items()
+              if p not in used_pkgs and not p.startswith("texlive") and not is_reserved(p, held)}
+    order = sorted(by_pkg, key=lambda p: hashlib.sha256(f"{args.group}:{p}".encode()).hexdigest())
+    rows = []
+    for pkg in order:
+        if len(rows) >= args.count:
+            break
+        info = deb_info(pkg)
+        if info is None or info[1] > args.max_mb * 1e6:
+            print(f"skip {pkg}: {'not in apt' if info is None else f'{info[1] / 1e6:.0f} MB'}", file=sys.stderr)
+            continue
+        ver, _ = info
+        debdir = args.work / "debs"
+        debdir.mkdir(exist_ok=True)
+        if not list(debdir.glob(f"{pkg}_*.deb")):
+            subprocess.run(["apt-get", "download", "-q", f"{pkg}={ver}"], cwd=debdir, check=True,
+                           capture_output=True)
+        deb = sorted(debdir.glob(f"{pkg}_*.deb"))[0]
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run(["dpkg-deb", "-x", str(deb), tmp], check=True)
+            for path in sorted(by_pkg[pkg]):
+                src = Path(tmp) / path
+                if not src.exists():
+                    continue
+                if src.is_symlink():  # fetch_extra.sh extracts the listed member only: list the link's target
+                    path = str(src.resolve().relative_to(Path(tmp).resolve()))
+                pdf = Path(tmp) / "doc.pdf"
+                pdf.write_bytes(gzip.decompress(src.read_bytes()) if path.endswith(".gz") else src.read_bytes())
+                ok, why, n = qualifies(pdf)
+                if ok and args.kind and why != args.kind:
+                    ok, why = False, f"kind {why}"
+                if not ok:
+                    print(f"  no  {pkg} {path}: {why}", file=sys.stderr)
+                    continue
+                sha = hashlib.sha256(pdf.read_bytes()).hexdigest()
+                doc_id = re.sub(r"\.pdf(\.gz)?$", "", path.rsplit("/", 1)[-1]).lower()
+                doc_id = re.sub(r"[^a-z0-9]+", "-", doc_id).strip("-")
+                if doc_id in ids:
+                    doc_id = f"{pkg}-{doc_id}"
+                ids.add(doc_id)
+                rows.append("\t".join([doc_id, pkg, ver, path, why, args.group, sha,
+                                       f"picked by benchmarks/pick_heldout.py {args.group}; {n} pages"]))
+                print(f"  yes {pkg} {path}: {why}, {n} pages", file=sys.stderr)
+                break
+    text = "".join(r + "\n" for r in rows)
+    if args.out:
+        args.out.write_text(text)
+    else:
+        sys.stdout.write(text)
+    return 0 if len(rows) == args.count else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
