@@ -238,7 +238,7 @@ def score_set(name: str, questions: list[dict[str, Any]], docs: dict[str, Any], 
                     hits[(method, form)][k] += bool(targets & set(read[:k]))
         rows.append(row)
     return {"set": name, "questions": n, "forms": forms, "methods": methods,
-            "per_document": per_document(rows, methods, forms),
+            "per_document": per_document(rows, methods, forms, docs),
             "lexical_build_ms": {"p50": round(pct(build_ms, 0.5), 1), "p95": round(pct(build_ms, 0.95), 1)},
             "hit": {f"{m}/{f}": {f"@{k}": round(hits[(m, f)][k] / n, 3) if n else 0.0 for k in KS} for m, f in hits},
             "latency_ms": {f"{m}/{f}": {"p50": round(pct(v, 0.5), 3), "p95": round(pct(v, 0.95), 3)}
@@ -246,14 +246,42 @@ def score_set(name: str, questions: list[dict[str, Any]], docs: dict[str, Any], 
             "per_question": rows}
 
 
-def per_document(rows: list[dict[str, Any]], methods: list[str], forms: list[str]) -> dict[str, Any]:
-    """hit@1/@5 per document, method and form, from the per-question rows."""
+def per_document(rows: list[dict[str, Any]], methods: list[str], forms: list[str],
+                 docs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """hit@1/@5 per document, method and form, from the per-question rows; with the loaded ``docs``, also why
+    tree search missed at hit@1 (tree_misses)."""
     out: dict[str, Any] = {}
     for doc in sorted({r["doc"] for r in rows}):
         mine = [r for r in rows if r["doc"] == doc]
         out[doc] = {"questions": len(mine), **{
             f"{m}/{f}": {f"@{k}": round(sum(bool(set(r["targets"]) & set(r[f"{m}/{f}"][:k])) for r in mine) / len(mine), 3)
                          for k in (1, 5)} for m in methods for f in forms}}
+        if docs and doc in docs and "tree" in methods:
+            out[doc]["tree_misses"] = {f: miss_classes(mine, docs[doc], f, "page_bm25" in methods) for f in forms}
+    return out
+
+
+def miss_classes(rows: list[dict[str, Any]], doc: Any, form: str, bm25: bool) -> dict[str, int]:
+    """Tree search's misses at hit@1 on one document, counted by kind: its first page in the target's own deepest
+    section (``same_section``) or another (``other_section``); a target still among its first five pages
+    (``in_top5``); page-BM25's first page a target (``bm25_hit``: a loss to the baseline)."""
+    nodes = [n for n in doc.tree.root.walk() if n.level >= 1]
+
+    def leaf(page: int) -> Any:
+        inside = [n for n in nodes if n.start_page <= page <= n.end_page]
+        return max(inside, key=lambda n: (n.level, -(n.end_page - n.start_page)), default=None)
+
+    out = {"misses": 0, "same_section": 0, "other_section": 0, "in_top5": 0, "bm25_hit": 0}
+    for r in rows:
+        targets, read = set(r["targets"]), r[f"tree/{form}"]
+        if targets & set(read[:1]):
+            continue
+        out["misses"] += 1
+        first = leaf(read[0]) if read else None
+        same = first is not None and any((t := leaf(p)) is not None and t.node_id == first.node_id for p in targets)
+        out["same_section" if same else "other_section"] += 1
+        out["in_top5"] += bool(targets & set(read[:5]))
+        out["bm25_hit"] += bm25 and bool(targets & set(r[f"page_bm25/{form}"][:1]))
     return out
 
 
@@ -461,11 +489,14 @@ def table(r: dict[str, Any]) -> str:
                 f"{h[k]['@1']:.3f}/{h[k]['@3']:.3f}/{h[k]['@5']:.3f}" for k in h if "/" in k))
         if s["set"] == "manuals-heldout":
             keys = [f"{m}/{f}" for m in ("tree", "page_bm25") for f in s["forms"] if f"{m}/{f}" in s["hit"]]
-            lines += ["", "| document | questions | " + " | ".join(f"{k} @1 / @5" for k in keys) + " |",
-                      "|---|---|" + "---|" * len(keys)]
+            lines += ["", "| document | questions | " + " | ".join(f"{k} @1 / @5" for k in keys)
+                      + " | tree term misses @1: other section / same section / page-BM25 got it |",
+                      "|---|---|" + "---|" * (len(keys) + 1)]
             for doc, d in s["per_document"].items():
+                why = (d.get("tree_misses") or {}).get("term") or {}
                 lines.append(f"| {doc} | {d['questions']} | " + " | ".join(
-                    f"{d[k]['@1']:.3f} / {d[k]['@5']:.3f}" for k in keys) + " |")
+                    f"{d[k]['@1']:.3f} / {d[k]['@5']:.3f}" for k in keys) + (
+                    f" | {why['misses']}: {why['other_section']} / {why['same_section']} / {why['bm25_hit']} |" if why else " | |"))
         sel = s.get("selection")
         if sel:
             lines += ["", f"Document selection without `--doc` ({sel['questions']} questions, {sel['documents_in_store']} "

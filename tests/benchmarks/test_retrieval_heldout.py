@@ -36,3 +36,23 @@ def test_committed_set_has_the_development_sets_shape() -> None:
         assert r["target_pages"] and not set(r["target_pages"]) & set(pages[r["doc_id"]]["excluded_pages"])
         assert r["source"] in ("index-link", "index-label") and r["term_match"] in ("phrase", "qualified", "words")
     assert Path(HELDOUT / "README.md").exists()
+
+
+def test_miss_classes_tell_section_from_page_misses() -> None:
+    from types import SimpleNamespace
+
+    from benchmarks.retrieval import miss_classes
+    from index_store.model import Node
+
+    root = Node("0000", "Manual", 0, 1, 10, nodes=[
+        Node("0001", "Intro", 1, 1, 4, nodes=[Node("0002", "Scope", 2, 2, 3)]),
+        Node("0003", "Usage", 1, 5, 10)])
+    doc = SimpleNamespace(tree=SimpleNamespace(root=root))
+    rows = [
+        {"targets": [2], "tree/term": [2, 9], "page_bm25/term": [9]},      # a hit: not counted
+        {"targets": [3], "tree/term": [2, 3], "page_bm25/term": [3]},      # same deepest section (Scope), lost to BM25
+        {"targets": [4], "tree/term": [6, 7], "page_bm25/term": [1]},      # Intro vs Usage: another section
+        {"targets": [9], "tree/term": [1, 2, 3, 4, 5, 6], "page_bm25/term": [9]},
+    ]
+    got = miss_classes(rows, doc, "term", bm25=True)
+    assert got == {"misses": 3, "same_section": 1, "other_section": 2, "in_top5": 1, "bm25_hit": 2}
