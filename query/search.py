@@ -288,11 +288,16 @@ def _by_text(st: Any, cat: _Catalog, question: str, scores: list[float], setting
     indexes = []
     for i in picked:
         try:
-            indexes.append(lexical_index(open_index(st, cat.ids[i], cat.versions[i])).page_bm25)
+            indexes.append(lexical_index(open_index(st, cat.ids[i], cat.versions[i])))
         except NotFoundError:
             return scores
-    for i, c in zip(picked, content_coverage(terms, indexes)):
-        out[i] += weight * c
+    # Each candidate is read for the question less the words that name it (its title, its kind: "manual" of
+    # "Where does the manual explain …?"), as the navigator reads inside it (query.lexical): every page of a
+    # manual is about "the manual", so a page that also says "manual" is no better evidence.
+    pages = [ix.page_bm25 for ix in indexes]
+    for at, (i, ix) in enumerate(zip(picked, indexes)):
+        own = [t for t in terms if t not in ix.naming] or terms
+        out[i] += weight * content_coverage(own, pages)[at]
     return out
 
 

@@ -47,3 +47,27 @@ def test_unnamed_question_goes_to_the_manual_whose_text_explains_it(manuals):
 def test_a_named_question_is_not_rerouted(manuals):
     ranked, step = select_documents(manuals, "Where does the Flower Guide explain zygomorphic flowers?", max_docs=3)
     assert step["named"] and ranked[0][0] == "m-0001"
+
+
+@pytest.fixture(scope="module")
+def two_manuals(tmp_path_factory) -> str:
+    """Two manuals titled "… Manual"; one page of the Lisp manual says "manual", "explains" and "recursion",
+    the Scheme manual's page explains tail recursion under a "Tail Calls" heading."""
+    folder = tmp_path_factory.mktemp("naming")
+    store = str(folder / "store")
+    lisp = sized_lines_pdf(folder / "lisp.pdf", [
+        [("Lisp Manual", 28), ("a reference " * 4, 10)],
+        [("1 Functions", 16), ("This manual explains recursion in general terms.", 10)]],
+        toc=[[1, "1 Functions", 2]], title="d")
+    scheme = sized_lines_pdf(folder / "scheme.pdf", [
+        [("Scheme Manual", 28), ("a reference " * 4, 10)],
+        [("1 Tail Calls", 16), ("A tail recursion runs in constant space.", 10)]],
+        toc=[[1, "1 Tail Calls", 2]], title="d")
+    publish(store, lisp, "m-0001")
+    publish(store, scheme, "m-0002")
+    return store
+
+
+def test_the_words_that_name_a_manual_do_not_route_the_question(two_manuals):
+    ranked, step = select_documents(two_manuals, "Where does the manual explain tail recursion?", max_docs=2)
+    assert not step["named"] and ranked[0][0] == "m-0002"
