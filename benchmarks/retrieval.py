@@ -181,6 +181,10 @@ def load_set(name: str, args: argparse.Namespace) -> tuple[list[dict[str, Any]],
     if name == "manuals-heldout":  # the documents with questions, wherever they were fetched
         docs = sorted({q["doc"] for q in qs})
         found = {d: p for d in docs for p in (args.pdfs / f"{d}.pdf", args.extra_pdfs / f"{d}.pdf") if p.exists()}
+        if len(found) < len(docs):  # scored on what is there, and said so
+            print(f"retrieval: {name}: no PDF for {', '.join(d for d in docs if d not in found)} in {args.pdfs} or "
+                  f"{args.extra_pdfs} (../shared/corpus/manuals/fetch.sh, benchmarks/fetch_extra.sh); their questions "
+                  "are left out", file=sys.stderr)
         return [q for q in qs if q["doc"] in found], found, excluded
     pdfs = {p.stem: p for p in sorted(args.pdfs.glob("*.pdf"))}  # every manual: selection and the large-manual latency
     return qs, pdfs, excluded
