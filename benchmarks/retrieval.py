@@ -1,6 +1,7 @@
-"""Retrieval benchmark, FinanceBench and the manuals set side by side: tree search vs page-BM25 vs chunk-BM25.
+"""Retrieval benchmark, FinanceBench and the manuals sets side by side: tree search vs page-BM25 vs chunk-BM25.
 
-    python benchmarks/retrieval.py [--financebench DIR] [--manuals DIR] [--pdfs DIR] [--only financebench|manuals]
+    python benchmarks/retrieval.py [--financebench DIR] [--manuals DIR] [--pdfs DIR] [--heldout DIR]
+                                   [--extra-pdfs DIR] [--only financebench|manuals|manuals-heldout]
                                    [--weight NAME=X ...] [--tune-on financebench|manuals] [--reindex] [--llm]
 
 Each set is indexed with parsers.pipeline.index_document into its own git-ignored store under
@@ -10,7 +11,9 @@ found (title, description), never a telling file name. hit@k counts a target pag
 distinct pages *read*: results expand into their own ``pages`` ranking, else start..end. For the manuals,
 the back-of-book index and contents pages are skipped (retrieval_pages.json), and both the term form
 ("reboot, signaling") and the question form ("Where does the manual explain reboot, signaling?") are
-scored. All methods share query/text.py's tokenizer and BM25: the differences are the tree.
+scored. "manuals-heldout" is the same kind of set read by rule (benchmarks/index_questions.py) from the
+indexes of manuals no one tuned search on (benchmarks/manuals_heldout/README.md); its documents are split
+into two halves fixed before any result was seen (sorted doc ids, alternating), reported apart. All methods share query/text.py's tokenizer and BM25: the differences are the tree.
 
 --tune-on SET runs a small grid over the navigator's weights on SET only, picks the best (mean of hit@1
 and hit@5 over SET's question forms), and reports every set with it: the other set is then held out.
@@ -38,6 +41,8 @@ sys.path.insert(0, str(ROOT))
 
 FINANCEBENCH = ROOT.parent / "shared" / "corpus" / "financebench"
 MANUALS = ROOT.parent / "shared" / "corpus" / "manuals"
+HELDOUT = ROOT / "benchmarks" / "manuals_heldout"
+EXTRA_PDFS = ROOT / "benchmarks" / ".work" / "corpus_extra"
 WORK = ROOT / "benchmarks" / ".work"
 RESULTS = ROOT / "benchmarks" / "results"
 KS = (1, 3, 5)
@@ -167,11 +172,20 @@ def load_set(name: str, args: argparse.Namespace) -> tuple[list[dict[str, Any]],
         if args.all_filings:  # the selection figures are meant over every filing in one store
             pdfs.update({p.stem: p for p in (args.financebench / "pdfs").glob("*.pdf")})
         return qs, pdfs, {}
-    rows = [json.loads(x) for x in (args.manuals / "retrieval.jsonl").read_text().splitlines() if x.strip()]
+    folder = args.heldout if name == "manuals-heldout" else args.manuals
+    rows = [json.loads(x) for x in (folder / "retrieval.jsonl").read_text().splitlines() if x.strip()]
     qs = [{"id": f"{r['doc_id']}:{i}", "doc": r["doc_id"], "forms": {"term": r["query"], "question": r["question"]},
            "targets": r["target_pages"]} for i, r in enumerate(rows)]
     excluded = {d: set(v.get("excluded_pages") or []) for d, v in
-                json.loads((args.manuals / "retrieval_pages.json").read_text())["documents"].items()}
+                json.loads((folder / "retrieval_pages.json").read_text())["documents"].items()}
+    if name == "manuals-heldout":  # the documents with questions, wherever they were fetched
+        docs = sorted({q["doc"] for q in qs})
+        found = {d: p for d in docs for p in (args.pdfs / f"{d}.pdf", args.extra_pdfs / f"{d}.pdf") if p.exists()}
+        if len(found) < len(docs):  # scored on what is there, and said so
+            print(f"retrieval: {name}: no PDF for {', '.join(d for d in docs if d not in found)} in {args.pdfs} or "
+                  f"{args.extra_pdfs} (../shared/corpus/manuals/fetch.sh, benchmarks/fetch_extra.sh); their questions "
+                  "are left out", file=sys.stderr)
+        return [q for q in qs if q["doc"] in found], found, excluded
     pdfs = {p.stem: p for p in sorted(args.pdfs.glob("*.pdf"))}  # every manual: selection and the large-manual latency
     return qs, pdfs, excluded
 
@@ -228,11 +242,66 @@ def score_set(name: str, questions: list[dict[str, Any]], docs: dict[str, Any], 
                     hits[(method, form)][k] += bool(targets & set(read[:k]))
         rows.append(row)
     return {"set": name, "questions": n, "forms": forms, "methods": methods,
+            "per_document": per_document(rows, methods, forms, docs),
             "lexical_build_ms": {"p50": round(pct(build_ms, 0.5), 1), "p95": round(pct(build_ms, 0.95), 1)},
             "hit": {f"{m}/{f}": {f"@{k}": round(hits[(m, f)][k] / n, 3) if n else 0.0 for k in KS} for m, f in hits},
             "latency_ms": {f"{m}/{f}": {"p50": round(pct(v, 0.5), 3), "p95": round(pct(v, 0.95), 3)}
                            for (m, f), v in latency.items()},
             "per_question": rows}
+
+
+def per_document(rows: list[dict[str, Any]], methods: list[str], forms: list[str],
+                 docs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """hit@1/@5 per document, method and form, from the per-question rows; with the loaded ``docs``, also why
+    tree search missed at hit@1 (tree_misses)."""
+    out: dict[str, Any] = {}
+    for doc in sorted({r["doc"] for r in rows}):
+        mine = [r for r in rows if r["doc"] == doc]
+        out[doc] = {"questions": len(mine), **{
+            f"{m}/{f}": {f"@{k}": round(sum(bool(set(r["targets"]) & set(r[f"{m}/{f}"][:k])) for r in mine) / len(mine), 3)
+                         for k in (1, 5)} for m in methods for f in forms}}
+        if docs and doc in docs and "tree" in methods:
+            out[doc]["tree_misses"] = {f: miss_classes(mine, docs[doc], f, "page_bm25" in methods) for f in forms}
+    return out
+
+
+def miss_classes(rows: list[dict[str, Any]], doc: Any, form: str, bm25: bool) -> dict[str, int]:
+    """Tree search's misses at hit@1 on one document, counted by kind: its first page in the target's own deepest
+    section (``same_section``) or another (``other_section``); a target still among its first five pages
+    (``in_top5``); page-BM25's first page a target (``bm25_hit``: a loss to the baseline)."""
+    nodes = [n for n in doc.tree.root.walk() if n.level >= 1]
+
+    def leaf(page: int) -> Any:
+        inside = [n for n in nodes if n.start_page <= page <= n.end_page]
+        return max(inside, key=lambda n: (n.level, -(n.end_page - n.start_page)), default=None)
+
+    out = {"misses": 0, "same_section": 0, "other_section": 0, "in_top5": 0, "bm25_hit": 0}
+    for r in rows:
+        targets, read = set(r["targets"]), r[f"tree/{form}"]
+        if targets & set(read[:1]):
+            continue
+        out["misses"] += 1
+        first = leaf(read[0]) if read else None
+        same = first is not None and any((t := leaf(p)) is not None and t.node_id == first.node_id for p in targets)
+        out["same_section" if same else "other_section"] += 1
+        out["in_top5"] += bool(targets & set(read[:5]))
+        out["bm25_hit"] += bm25 and bool(targets & set(r[f"page_bm25/{form}"][:1]))
+    return out
+
+
+def doc_halves(docs: list[str]) -> dict[str, list[str]]:
+    """The held-out set's two halves, fixed before any result was seen: sorted doc ids, alternating."""
+    docs = sorted(docs)
+    return {"A": docs[0::2], "B": docs[1::2]}
+
+
+def half_hits(rows: list[dict[str, Any]], keys: list[str], docs: list[str]) -> dict[str, Any]:
+    """hit@1/3/5 over the questions of some documents, for each method/form key."""
+    mine = [r for r in rows if r["doc"] in docs]
+    n = len(mine) or 1
+    return {"questions": len(mine), "documents": sorted(docs), **{
+        key: {f"@{k}": round(sum(bool(set(r["targets"]) & set(r[key][:k])) for r in mine) / n, 3) for k in KS}
+        for key in keys}}
 
 
 def selection(store: Path, questions: list[dict[str, Any]], ids: dict[str, str], weights: dict[str, float]) -> dict[str, Any]:
@@ -418,6 +487,20 @@ def table(r: dict[str, Any]) -> str:
                 h, lat = s["hit"][f"{m}/{f}"], s["latency_ms"][f"{m}/{f}"]
                 lines.append(f"| {LABELS.get(m, m)} | {f} | {h['@1']:.3f} | {h['@3']:.3f} | {h['@5']:.3f} | "
                              f"{lat['p50']} | {lat['p95']} |")
+        for half, h in (s.get("halves") or {}).items():
+            lines.append(f"\nHalf {half} ({h['questions']} questions; {', '.join(h['documents'])}): " + "; ".join(
+                f"{LABELS.get(k.split('/')[0], k.split('/')[0])} {k.split('/')[1]} "
+                f"{h[k]['@1']:.3f}/{h[k]['@3']:.3f}/{h[k]['@5']:.3f}" for k in h if "/" in k))
+        if s["set"] == "manuals-heldout":
+            keys = [f"{m}/{f}" for m in ("tree", "page_bm25") for f in s["forms"] if f"{m}/{f}" in s["hit"]]
+            lines += ["", "| document | questions | " + " | ".join(f"{k} @1 / @5" for k in keys)
+                      + " | tree term misses @1: other section / same section / page-BM25 got it |",
+                      "|---|---|" + "---|" * (len(keys) + 1)]
+            for doc, d in s["per_document"].items():
+                why = (d.get("tree_misses") or {}).get("term") or {}
+                lines.append(f"| {doc} | {d['questions']} | " + " | ".join(
+                    f"{d[k]['@1']:.3f} / {d[k]['@5']:.3f}" for k in keys) + (
+                    f" | {why['misses']}: {why['other_section']} / {why['same_section']} / {why['bm25_hit']} |" if why else " | |"))
         sel = s.get("selection")
         if sel:
             lines += ["", f"Document selection without `--doc` ({sel['questions']} questions, {sel['documents_in_store']} "
@@ -456,7 +539,7 @@ def write_md(path: Path, r: dict[str, Any], command: str) -> None:
     old = path.read_text() if path.exists() else ""
     notes = old[old.index(NOTES):] if NOTES in old else NOTES + "\n"
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    path.write_text(f"# Retrieval benchmark: FinanceBench and the manuals set\n\nGenerated by `{command}` at {when} "
+    path.write_text(f"# Retrieval benchmark: FinanceBench and the manuals sets\n\nGenerated by `{command}` at {when} "
                     f"({r['machine']['cpus']} cpus, {r['seconds']} s).\n\n{table(r)}\n\n{notes}")
 
 
@@ -465,7 +548,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--financebench", type=Path, default=FINANCEBENCH)
     ap.add_argument("--manuals", type=Path, default=MANUALS, help="folder with retrieval.jsonl, retrieval_pages.json")
     ap.add_argument("--pdfs", type=Path, default=ROOT / ".corpus", help="the manuals' PDFs (fetch.sh's target)")
-    ap.add_argument("--only", choices=("financebench", "manuals"), action="append")
+    ap.add_argument("--heldout", type=Path, default=HELDOUT,
+                    help="folder with the held-out manuals' retrieval.jsonl, retrieval_pages.json")
+    ap.add_argument("--extra-pdfs", type=Path, default=EXTRA_PDFS, help="corpus_extra's PDFs (fetch_extra.sh's target)")
+    ap.add_argument("--only", choices=("financebench", "manuals", "manuals-heldout"), action="append")
     ap.add_argument("--all-filings", action=argparse.BooleanOptionalAction, default=True,
                     help="index every FinanceBench PDF (the selection figures need them all in one store)")
     ap.add_argument("--reindex", action="store_true", help="ignore the index cache")
@@ -491,10 +577,11 @@ def main(argv: list[str] | None = None) -> int:
     from query import open_index
 
     weights = {k: float(v) for k, v in (w.split("=", 1) for w in args.weight)}
-    sets = args.only or ["financebench", "manuals"]
+    sets = args.only or ["financebench", "manuals", "manuals-heldout"]
     loaded = {}
     for name in sets:
-        marker = args.financebench / "questions.jsonl" if name == "financebench" else args.manuals / "retrieval.jsonl"
+        marker = {"financebench": args.financebench / "questions.jsonl", "manuals": args.manuals / "retrieval.jsonl",
+                  "manuals-heldout": args.heldout / "retrieval.jsonl"}[name]
         if not marker.exists():
             print(f"retrieval: {marker} not found (the corpora are read in place, never fetched)", file=sys.stderr)
             return 2
@@ -515,6 +602,10 @@ def main(argv: list[str] | None = None) -> int:
             e = cache.get(d) or {}
             s["doc_kinds"][e.get("doc_kind") or "failed"] = s["doc_kinds"].get(e.get("doc_kind") or "failed", 0) + 1
             s["structure"][e.get("structure") or "failed"] = s["structure"].get(e.get("structure") or "failed", 0) + 1
+        if name == "manuals-heldout":
+            keys = [f"{m}/{f}" for m in s["methods"] for f in s["forms"]]
+            s["halves"] = {h: half_hits(s["per_question"], keys, ds)
+                           for h, ds in doc_halves(sorted({q["doc"] for q in questions})).items()}
         s["large_documents"] = large_latency(docs, questions, weights)
         if not args.no_selection:
             ids = {d: e["doc_id"] for d, e in cache.items() if d in pdfs and not e.get("error")}

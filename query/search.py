@@ -38,6 +38,16 @@ NAME_K1 = 0.2  # catalog selection: BM25 k1 of the names field; a name either na
 # ways (benchmarks/results/retrieval.md).
 CONTENT_MARGIN = 0.3
 CONTENT_WEIGHT = 0.3
+# Catalog selection when a question names no document ("Where does the manual explain tail recursion?"): the
+# catalog's title, description and outline know a manual's chapters, not the terms on its pages, so each
+# candidate's own text is read too: ROUTE_WEIGHT x the idf-weighted share of the question's words that its best
+# page prints, beside the description match scaled to 0..1. Every document is read when the catalog is at most
+# ROUTE_ALL documents (the document cache holds 32, so each lexical index is built once); a larger catalog reads
+# only its ROUTE_TOP best by description. Chosen on the manuals development set and confirmed on the held-out
+# manuals (benchmarks/results/retrieval.md).
+ROUTE_WEIGHT = 16.0
+ROUTE_ALL = 32
+ROUTE_TOP = 8
 _COMPANY = re.compile(r"Company: ([^.]*(?:\.(?! )[^.]*)*)")
 _NAMED = re.compile(r"(?:Company|Also called|Trading symbols): ([^.]*(?:\.(?! )[^.]*)*)")
 
@@ -211,6 +221,8 @@ def select_documents(store: Any, question: str, max_docs: int = 3,
         desc_scores = [settings.get("desc_share", DESC_SHARE) * top_name * d / top_desc for d in desc_scores]
     scores = [a + b for a, b in zip(named_scores, desc_scores)]
     scores = _by_content(st, cat, question, scores, settings, max_docs)
+    if top_name <= 0:
+        scores = _by_text(st, cat, question, scores, settings)
     ranked = sorted(zip(ids, scores), key=lambda x: (-x[1], x[0]))
     # Always search max_docs documents: a short catalog description misses most of what a document
     # covers, so a document that scores 0 here may still hold the best section (it keeps half weight).
@@ -258,6 +270,34 @@ def _by_content(st: Any, cat: _Catalog, question: str, scores: list[float], sett
     out = list(scores)
     for i, c in zip(close, coverage):
         out[i] += weight * top * c
+    return out
+
+
+def _by_text(st: Any, cat: _Catalog, question: str, scores: list[float], settings: dict[str, float]) -> list[float]:
+    """Scores of a question that names no document: the description match scaled to 0..1, plus ``route_weight``
+    x each candidate's content coverage (content_coverage over the candidates' pages together). Candidates are
+    every document of a catalog of at most ROUTE_ALL, else the ROUTE_TOP best by description."""
+    weight = settings.get("route_weight", ROUTE_WEIGHT)
+    terms = [t for t in dict.fromkeys(tokenize(question)) if not periods.time_token(t)]
+    if weight <= 0 or not scores or not terms:
+        return scores
+    top = max(scores)
+    out = [sc / top if top > 0 else 0.0 for sc in scores]
+    order = sorted(range(len(scores)), key=lambda i: (-scores[i], cat.ids[i]))
+    picked = order if len(order) <= ROUTE_ALL else order[:ROUTE_TOP]
+    indexes = []
+    for i in picked:
+        try:
+            indexes.append(lexical_index(open_index(st, cat.ids[i], cat.versions[i])))
+        except NotFoundError:
+            return scores
+    # Each candidate is read for the question less the words that name it (its title, its kind: "manual" of
+    # "Where does the manual explain …?"), as the navigator reads inside it (query.lexical): every page of a
+    # manual is about "the manual", so a page that also says "manual" is no better evidence.
+    pages = [ix.page_bm25 for ix in indexes]
+    for at, (i, ix) in enumerate(zip(picked, indexes)):
+        own = [t for t in terms if t not in ix.naming] or terms
+        out[i] += weight * content_coverage(own, pages)[at]
     return out
 
 
