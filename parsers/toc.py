@@ -502,7 +502,7 @@ def to_entry(r: _Raw, layouts: list[PageLayout]) -> TocEntry:
     for lay in layouts:
         if lay.number == r.page:
             mid = (r.line.y0 + r.line.y1) / 2
-            for y0, y1, target in lay.links:
+            for y0, y1, target in lay.page_links():
                 if y0 - 1 <= mid <= y1 + 1:
                     link = target
                     break
