@@ -237,7 +237,8 @@ def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None, 
                 continue
             text = "".join(s["text"] for s in line["spans"]).strip()
             # the span with the most letters decides size / weight (not a run of leader dots or the page number)
-            main = max(spans, key=lambda s: sum(ch.isalpha() for ch in s["text"]) * 1000 + len(s["text"].strip()))
+            main = spans[0] if len(spans) == 1 else max(
+                spans, key=lambda s: sum(map(str.isalpha, s["text"])) * 1000 + len(s["text"].strip()))
             bold = bool(main.get("flags", 0) & 16) or bool(_BOLD_FONT.search(main.get("font", "")))
             x0, y0, x1, y1 = line["bbox"]
             mono = bool(main.get("flags", 0) & pymupdf.TEXT_FONT_MONOSPACED)
@@ -307,7 +308,8 @@ def merge_visual_lines(raw: list[tuple]) -> list[Line]:
                 wx1 = x0 + width * pos / total
                 pos += 1
                 words.append(Word(part, wx0, y0, wx1, y1))
-        main = max(group, key=lambda f: (sum(ch.isalpha() for ch in f[4]), len(f[4])))  # not the leader dots
+        main = group[0] if len(group) == 1 else max(  # not the leader dots
+            group, key=lambda f: (sum(map(str.isalpha, f[4])), len(f[4])))
         gaps = [b[0] - a[2] for a, b in zip(group, group[1:])]
         lines.append(
             Line(
