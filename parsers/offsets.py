@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from parsers.numbering import PageNumber, int_to_roman, parse_numbering, parse_page_number
-from parsers.toc import TocEntry
+from parsers.toc import TocEntry, is_heading
 
 # Statuses of a TOC entry whose physical page checked out (in the body, or by the author's own link).
 CHECKED = ("verified", "corrected", "linked")
@@ -205,7 +205,8 @@ def map_entries(
     body_start = (max(toc_pages) + 1) if toc_pages else 1
     lab_idx = label_index(labels)
     folios = read_folios(texts)
-    fol_idx = folio_index({p: f for p, f in folios.items() if p >= body_start - 1})
+    # Roman folios before the contents too: a preface listed as "v" is printed there, before the listing.
+    fol_idx = folio_index({p: f for p, f in folios.items() if p >= body_start - 1 or f.kind == "roman"})
     keys = [title_key(e.title) for e in entries]
     repeated = {k for k, c in Counter(keys).items() if c > 1}  # generated titles listed again and again
 
@@ -256,8 +257,10 @@ def map_entries(
             if e.page.kind == "arabic":
                 cands.append(("offset", e.page.value + cur))
         # Pages go forward in TOC order unless the body confirms a jump back (filings list Item 1 after
-        # the MD&A it precedes); nothing but the contents heading itself points into the contents pages.
-        cands = [(n, p) for n, p in cands if 1 <= p <= page_count and p not in toc_set
+        # the MD&A it precedes); nothing but the contents heading itself, listed before the body's entries ("Contents
+        # vii" after "Preface v"), points into the contents pages.
+        cands = [(n, p) for n, p in cands if 1 <= p <= page_count
+                 and (p not in toc_set or is_heading(key) and prev <= max(toc_set))
                  and (p >= prev or finder.on(key, p))]
         chosen: int | None = None
         status = "unverifiable"
