@@ -259,14 +259,26 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
         return ys.most_common(1)[0][1] >= 0.6 * len(group)
 
     dropped = {id(h) for g in shapes.values() if running(g) for h in g}
-    found[:] = [h for h in found if exact[h.title.casefold()] < limit and id(h) not in dropped]
+    # One title set twice on one page is a label, not a section: a figure's or a table's heads drawn again beside
+    # a second copy ("South West North East" over two bidding diagrams), a cross-reference line repeated.
+    on_page = Counter((h.page, h.title.casefold()) for h in found)
+    found[:] = [h for h in found if exact[h.title.casefold()] < limit and id(h) not in dropped
+                and on_page[(h.page, h.title.casefold())] == 1]
 
 
 def _drop_title_page(found: list[Heading]) -> None:
     """Drop the title page's lines (document title, edition, date): on page 1, unnumbered, in a style no
-    heading after page 2 uses."""
+    heading after page 2 uses; and its date, whatever its style (a figure's labels may share it)."""
     later = {(h.size, h.bold) for h in found if h.page > 2}
-    found[:] = [h for h in found if not (h.page == 1 and h.numbering is None and (h.size, h.bold) not in later)]
+    found[:] = [h for h in found if not (h.page == 1 and h.numbering is None and (h.size, h.bold) not in later)
+                and not (h.page == 1 and DATE_LINE.match(h.title))]
+
+
+_MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|" \
+         r"nov(?:ember)?|dec(?:ember)?)\.?"
+# A date standing alone, perhaps with its version: "29 January 2020 (v0.5)", "Dec 17, 2022", "2022-12-17", "March 2021".
+DATE_LINE = re.compile(rf"^(?:(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?{_MONTH}\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?\d{{4}}|"
+                   r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2})\s*(?:\(?\s*(?:v|version\s*)?[\d.]+\s*\)?)?$", re.I)
 
 
 MAX_OUTLINE_DEPTH = 3  # "1.2.3": LaTeX's, Texinfo's and Sphinx's outlines stop at subsections by default
