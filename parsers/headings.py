@@ -303,6 +303,7 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
         kept = [h for h in kept if h not in decimal or h.numbering.depth <= MAX_OUTLINE_DEPTH]  # type: ignore[union-attr]
         kept = _drop_starred(kept, decimal)
         kept = _drop_list_items(kept, decimal)
+        kept = _drop_document_title(kept, decimal)
     assign_heading_levels(kept)
     return kept
 
@@ -320,6 +321,21 @@ def _drop_list_items(found: list[Heading], decimal: list[Heading]) -> list[Headi
     smallest = min((h.size for h in plain if h.numbering.depth <= 2), default=0.0)  # type: ignore[union-attr]
     items = {id(h) for h in dotted if h.numbering.depth == 1 and h.size < smallest - SIZE_JITTER}  # type: ignore[union-attr]
     return [h for h in found if id(h) not in items]
+
+
+def _drop_document_title(found: list[Heading], decimal: list[Heading]) -> list[Heading]:
+    """Drop the document's own title set again above the text (LaTeX's \\maketitle after a cover or a copyright page):
+    the one unnumbered head before the first numbered section, set larger than every numbered one, in a style no
+    other head uses. A Part or an unnumbered chapter is set like others of its kind."""
+    numbered = {id(h) for h in decimal}
+    first = next((i for i, h in enumerate(found) if id(h) in numbered), None)
+    if first is None:
+        return found
+    top = max(h.size for h in decimal)
+    styles = Counter((h.size, h.bold) for h in found)
+    title = {id(h) for h in found[:first] if h.numbering is None and h.size > top + SIZE_JITTER
+             and styles[(h.size, h.bold)] == 1}
+    return [h for h in found if id(h) not in title] if len(title) == 1 else found
 
 
 def _continuing_run_ins(found: list[Heading]) -> list[Heading]:

@@ -42,3 +42,13 @@ def test_the_title_page_date_is_not_a_section_even_in_a_style_headings_use(tmp_p
                                         ("January 2020 Release Notes", False), ("2 Installation", False)])
 def test_what_reads_as_a_date(text: str, date: bool) -> None:
     assert bool(DATE_LINE.match(text)) is date
+
+
+def test_the_document_title_set_again_above_the_text_is_not_a_section(tmp_path: Path) -> None:
+    # A cover page, then the title again over the abstract (LaTeX's \maketitle), then numbered sections.
+    pages = [[("A Manual of Pumps", 10.0)] + BODY, [("A Manual of Pumps", 17.2)] + BODY]
+    chapters = [f"{n} {t}" for n, t in enumerate(["Installation", "Daily operation", "Maintenance", "Safety rules",
+                                                  "Troubleshooting"], 1)]
+    pages += [[(title, 14.3)] + BODY for title in chapters]
+    path = sized_lines_pdf(tmp_path / "m.pdf", pages)
+    assert _titles(path) == chapters
