@@ -18,6 +18,9 @@ class Word:
     y0: float
     x1: float
     y1: float
+    # The weight of the fragment it was set in (None when unknown: OCR): a line merged from two columns' entries
+    # takes one weight, and each column's part needs its own back (parsers.toc).
+    bold: bool | None = None
 
 
 @dataclass

@@ -294,7 +294,9 @@ def merge_visual_lines(raw: list[tuple]) -> list[Line]:
     for group in groups:
         group.sort(key=lambda f: f[0])
         words: list[Word] = []
-        for x0, y0, x1, y1, text, *_ in group:
+        for frag in group:
+            x0, y0, x1, y1, text = frag[:5]
+            weight = frag[6] if len(frag) > 6 else None
             parts = text.split()
             if not parts:
                 continue
@@ -307,7 +309,7 @@ def merge_visual_lines(raw: list[tuple]) -> list[Line]:
                 pos += len(part)
                 wx1 = x0 + width * pos / total
                 pos += 1
-                words.append(Word(part, wx0, y0, wx1, y1))
+                words.append(Word(part, wx0, y0, wx1, y1, weight))
         main = group[0] if len(group) == 1 else max(  # not the leader dots
             group, key=lambda f: (sum(map(str.isalpha, f[4])), len(f[4])))
         gaps = [b[0] - a[2] for a, b in zip(group, group[1:])]

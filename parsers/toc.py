@@ -165,8 +165,12 @@ def _split_columns(line: Line) -> list[Line]:
 
 
 def _part(line: Line, words: list) -> Line:
+    """One column's words of a merged line, with their own weight where the words carry it (a wrapped title's second
+    line in one column shares its baseline with a bold chapter entry in the other, and the merged line is bold)."""
+    letters = [(sum(map(str.isalpha, w.text)), w.bold) for w in words if w.bold is not None]
+    bold = line.bold if not letters else sum(n for n, b in letters if b) > sum(n for n, b in letters if not b)
     return replace(line, text=" ".join(w.text for w in words), x0=words[0].x0, x1=words[-1].x1, words=list(words),
-                   max_gap=0.0)
+                   max_gap=0.0, bold=bold)
 
 
 def _reading_lines(page: PageLayout) -> list[Line]:
