@@ -198,8 +198,10 @@ def map_entries(
     texts: Sequence[str],
     labels: Sequence[str | None],
     toc_pages: Sequence[int],
+    shared_page: int | None = None,
 ) -> OffsetResult:
-    """Set ``physical`` and ``status`` on every entry; return the offset decisions."""
+    """Set ``physical`` and ``status`` on every entry; return the offset decisions. ``shared_page``: the last contents
+    page when the body begins on it, under the listing; an entry whose printed page is that page's may go there."""
     page_count = len(texts)
     finder = _Finder(texts)
     body_start = (max(toc_pages) + 1) if toc_pages else 1
@@ -260,7 +262,8 @@ def map_entries(
         # the MD&A it precedes); nothing but the contents heading itself, listed before the body's entries ("Contents
         # vii" after "Preface v"), points into the contents pages.
         cands = [(n, p) for n, p in cands if 1 <= p <= page_count
-                 and (p not in toc_set or is_heading(key) and prev <= max(toc_set))
+                 and (p not in toc_set or is_heading(key) and prev <= max(toc_set)
+                      or p == shared_page and n != "link")  # a link on a merged two-column line may be the other's
                  and (p >= prev or finder.on(key, p))]
         chosen: int | None = None
         status = "unverifiable"
