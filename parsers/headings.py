@@ -259,14 +259,26 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
         return ys.most_common(1)[0][1] >= 0.6 * len(group)
 
     dropped = {id(h) for g in shapes.values() if running(g) for h in g}
-    found[:] = [h for h in found if exact[h.title.casefold()] < limit and id(h) not in dropped]
+    # One title set twice on one page is a label, not a section: a figure's or a table's heads drawn again beside
+    # a second copy ("South West North East" over two bidding diagrams), a cross-reference line repeated.
+    on_page = Counter((h.page, h.title.casefold()) for h in found)
+    found[:] = [h for h in found if exact[h.title.casefold()] < limit and id(h) not in dropped
+                and on_page[(h.page, h.title.casefold())] == 1]
 
 
 def _drop_title_page(found: list[Heading]) -> None:
     """Drop the title page's lines (document title, edition, date): on page 1, unnumbered, in a style no
-    heading after page 2 uses."""
+    heading after page 2 uses; and its date, whatever its style (a figure's labels may share it)."""
     later = {(h.size, h.bold) for h in found if h.page > 2}
-    found[:] = [h for h in found if not (h.page == 1 and h.numbering is None and (h.size, h.bold) not in later)]
+    found[:] = [h for h in found if not (h.page == 1 and h.numbering is None and (h.size, h.bold) not in later)
+                and not (h.page == 1 and DATE_LINE.match(h.title))]
+
+
+_MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|" \
+         r"nov(?:ember)?|dec(?:ember)?)\.?"
+# A date standing alone, perhaps with its version: "29 January 2020 (v0.5)", "Dec 17, 2022", "2022-12-17", "March 2021".
+DATE_LINE = re.compile(rf"^(?:(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?{_MONTH}\s+(?:\d{{1,2}}(?:st|nd|rd|th)?,?\s+)?\d{{4}}|"
+                   r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2})\s*(?:\(?\s*(?:v|version\s*)?[\d.]+\s*\)?)?$", re.I)
 
 
 MAX_OUTLINE_DEPTH = 3  # "1.2.3": LaTeX's, Texinfo's and Sphinx's outlines stop at subsections by default
@@ -291,6 +303,7 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
         kept = [h for h in kept if h not in decimal or h.numbering.depth <= MAX_OUTLINE_DEPTH]  # type: ignore[union-attr]
         kept = _drop_starred(kept, decimal)
         kept = _drop_list_items(kept, decimal)
+        kept = _drop_document_title(kept, decimal)
     assign_heading_levels(kept)
     return kept
 
@@ -308,6 +321,21 @@ def _drop_list_items(found: list[Heading], decimal: list[Heading]) -> list[Headi
     smallest = min((h.size for h in plain if h.numbering.depth <= 2), default=0.0)  # type: ignore[union-attr]
     items = {id(h) for h in dotted if h.numbering.depth == 1 and h.size < smallest - SIZE_JITTER}  # type: ignore[union-attr]
     return [h for h in found if id(h) not in items]
+
+
+def _drop_document_title(found: list[Heading], decimal: list[Heading]) -> list[Heading]:
+    """Drop the document's own title set again above the text (LaTeX's \\maketitle after a cover or a copyright page):
+    the one unnumbered head before the first numbered section, set larger than every numbered one, in a style no
+    other head uses. A Part or an unnumbered chapter is set like others of its kind."""
+    numbered = {id(h) for h in decimal}
+    first = next((i for i, h in enumerate(found) if id(h) in numbered), None)
+    if first is None:
+        return found
+    top = max(h.size for h in decimal)
+    styles = Counter((h.size, h.bold) for h in found)
+    title = {id(h) for h in found[:first] if h.numbering is None and h.size > top + SIZE_JITTER
+             and styles[(h.size, h.bold)] == 1}
+    return [h for h in found if id(h) not in title] if len(title) == 1 else found
 
 
 def _continuing_run_ins(found: list[Heading]) -> list[Heading]:

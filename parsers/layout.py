@@ -8,6 +8,7 @@ know where a line came from. Coordinates are PDF points, origin top-left.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,9 @@ class Word:
     y0: float
     x1: float
     y1: float
+    # The weight of the fragment it was set in (None when unknown: OCR): a line merged from two columns' entries
+    # takes one weight, and each column's part needs its own back (parsers.toc).
+    bold: bool | None = None
 
 
 @dataclass
@@ -54,3 +58,12 @@ class PageLayout:
     links: list[tuple[float, float, int]] = field(default_factory=list)
     image_coverage: float = 0.0  # share of page area covered by images, 0..1
     error: str | None = None  # a per-page problem that did not stop the document
+    # Reads ``links`` when first asked for (``page_links``): walking a page's link chain costs more than reading
+    # its text, and only a contents listing's lines need it, not the headings of every page.
+    read_links: Callable[[], list[tuple[float, float, int]]] | None = field(default=None, repr=False, compare=False)
+
+    def page_links(self) -> list[tuple[float, float, int]]:
+        """``links``, read now if they were left for later."""
+        if self.read_links is not None:
+            self.links, self.read_links = self.read_links(), None
+        return self.links

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from parsers.numbering import PageNumber, int_to_roman, parse_numbering, parse_page_number
-from parsers.toc import TocEntry
+from parsers.toc import TocEntry, is_heading
 
 # Statuses of a TOC entry whose physical page checked out (in the body, or by the author's own link).
 CHECKED = ("verified", "corrected", "linked")
@@ -198,14 +198,17 @@ def map_entries(
     texts: Sequence[str],
     labels: Sequence[str | None],
     toc_pages: Sequence[int],
+    shared_page: int | None = None,
 ) -> OffsetResult:
-    """Set ``physical`` and ``status`` on every entry; return the offset decisions."""
+    """Set ``physical`` and ``status`` on every entry; return the offset decisions. ``shared_page``: the last contents
+    page when the body begins on it, under the listing; an entry whose printed page is that page's may go there."""
     page_count = len(texts)
     finder = _Finder(texts)
     body_start = (max(toc_pages) + 1) if toc_pages else 1
     lab_idx = label_index(labels)
     folios = read_folios(texts)
-    fol_idx = folio_index({p: f for p, f in folios.items() if p >= body_start - 1})
+    # Roman folios before the contents too: a preface listed as "v" is printed there, before the listing.
+    fol_idx = folio_index({p: f for p, f in folios.items() if p >= body_start - 1 or f.kind == "roman"})
     keys = [title_key(e.title) for e in entries]
     repeated = {k for k, c in Counter(keys).items() if c > 1}  # generated titles listed again and again
 
@@ -256,8 +259,11 @@ def map_entries(
             if e.page.kind == "arabic":
                 cands.append(("offset", e.page.value + cur))
         # Pages go forward in TOC order unless the body confirms a jump back (filings list Item 1 after
-        # the MD&A it precedes); nothing but the contents heading itself points into the contents pages.
-        cands = [(n, p) for n, p in cands if 1 <= p <= page_count and p not in toc_set
+        # the MD&A it precedes); nothing but the contents heading itself, listed before the body's entries ("Contents
+        # vii" after "Preface v"), points into the contents pages.
+        cands = [(n, p) for n, p in cands if 1 <= p <= page_count
+                 and (p not in toc_set or is_heading(key) and prev <= max(toc_set)
+                      or p == shared_page and n != "link")  # a link on a merged two-column line may be the other's
                  and (p >= prev or finder.on(key, p))]
         chosen: int | None = None
         status = "unverifiable"

@@ -135,7 +135,9 @@ class PdfSource:
                     number=number, width=rect.width, height=rect.height, label=self.labels()[number - 1],
                     text=text, error=f"text layer of {self.huge[number]} characters: not laid out")
             else:
-                self._layout[number] = extract_layout(self.doc[number - 1], number, self.labels()[number - 1])
+                lay = extract_layout(self.doc[number - 1], number, self.labels()[number - 1], links=False)
+                lay.read_links = lambda: page_links(self.doc[number - 1])  # only a contents page's are needed
+                self._layout[number] = lay
         return self._layout[number]
 
     def set_layout(self, layout: PageLayout) -> None:
@@ -219,8 +221,9 @@ def labels_from_rules(rules: list[dict], page_count: int) -> list[str | None]:
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
 
 
-def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None) -> PageLayout:
-    """Visual lines of a page, merging PyMuPDF lines that share a baseline across blocks."""
+def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None, links: bool = True) -> PageLayout:
+    """Visual lines of a page, merging PyMuPDF lines that share a baseline across blocks; its internal links
+    unless ``links`` is False (``PdfSource.layout`` reads them when first asked for)."""
     rect = page.rect
     raw: list[tuple[float, float, float, float, str, float, bool, str, bool]] = []
     try:
@@ -234,15 +237,15 @@ def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None) 
                 continue
             text = "".join(s["text"] for s in line["spans"]).strip()
             # the span with the most letters decides size / weight (not a run of leader dots or the page number)
-            main = max(spans, key=lambda s: sum(ch.isalpha() for ch in s["text"]) * 1000 + len(s["text"].strip()))
+            main = spans[0] if len(spans) == 1 else max(
+                spans, key=lambda s: sum(map(str.isalpha, s["text"])) * 1000 + len(s["text"].strip()))
             bold = bool(main.get("flags", 0) & 16) or bool(_BOLD_FONT.search(main.get("font", "")))
             x0, y0, x1, y1 = line["bbox"]
             mono = bool(main.get("flags", 0) & pymupdf.TEXT_FONT_MONOSPACED)
             raw.append((x0, y0, x1, y1, text, round(float(main.get("size", 0.0)), 1), bold, main.get("font", ""), mono))
     lines = merge_visual_lines(raw)
-    links = page_links(page)
     text = "\n".join(line.text for line in lines)
-    return PageLayout(number=number, width=rect.width, height=rect.height, label=label, lines=lines, text=text, links=links)
+    return PageLayout(number=number, width=rect.width, height=rect.height, label=label, lines=lines, text=text, links=page_links(page) if links else [])
 
 
 def page_links(page: "pymupdf.Page") -> list[tuple[float, float, int]]:
@@ -276,36 +279,39 @@ def merge_visual_lines(raw: list[tuple]) -> list[Line]:
     more than half into one visual line."""
     raw = sorted(raw, key=lambda r: ((r[1] + r[3]) / 2, r[0]))
     groups: list[list[tuple]] = []
+    gy0 = gy1 = 0.0  # the last group's vertical extent, kept as it grows (recomputing it made this quadratic)
     for frag in raw:
         if groups:
-            last = groups[-1]
-            gy0 = min(f[1] for f in last)
-            gy1 = max(f[3] for f in last)
             overlap = min(gy1, frag[3]) - max(gy0, frag[1])
             height = max(1e-3, min(gy1 - gy0, frag[3] - frag[1]))
             if overlap > 0.5 * height:
-                last.append(frag)
+                groups[-1].append(frag)
+                gy0, gy1 = min(gy0, frag[1]), max(gy1, frag[3])
                 continue
         groups.append([frag])
+        gy0, gy1 = frag[1], frag[3]
     lines: list[Line] = []
     for group in groups:
         group.sort(key=lambda f: f[0])
         words: list[Word] = []
-        for x0, y0, x1, y1, text, *_ in group:
+        for frag in group:
+            x0, y0, x1, y1, text = frag[:5]
+            weight = frag[6] if len(frag) > 6 else None
             parts = text.split()
             if not parts:
                 continue
             # Word boxes are spread over the fragment proportionally to character counts.
-            total = sum(len(p) for p in parts) + len(parts) - 1
+            total = max(sum(len(p) for p in parts) + len(parts) - 1, 1)
             pos = 0
             width = x1 - x0
             for part in parts:
-                wx0 = x0 + width * pos / max(total, 1)
+                wx0 = x0 + width * pos / total
                 pos += len(part)
-                wx1 = x0 + width * pos / max(total, 1)
+                wx1 = x0 + width * pos / total
                 pos += 1
-                words.append(Word(part, wx0, y0, wx1, y1))
-        main = max(group, key=lambda f: (sum(ch.isalpha() for ch in f[4]), len(f[4])))  # not the leader dots
+                words.append(Word(part, wx0, y0, wx1, y1, weight))
+        main = group[0] if len(group) == 1 else max(  # not the leader dots
+            group, key=lambda f: (sum(map(str.isalpha, f[4])), len(f[4])))
         gaps = [b[0] - a[2] for a, b in zip(group, group[1:])]
         lines.append(
             Line(

@@ -160,12 +160,14 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
         return [], None, ({"pages": toc.pages} if toc.pages else {}), toc.reason or f"only {len(toc.entries)} TOC entries"
     texts = [pdf.text(n) for n in range(1, pdf.page_count + 1)]
     listed = len(toc.entries)
-    result = map_entries(toc.entries, texts, pdf.labels(), toc.pages)
+    # When the body begins under the listing on its last page, that page is the first section's as well.
+    shared = toc.pages[-1] if toc.body_on_last_page else None
+    result = map_entries(toc.entries, texts, pdf.labels(), toc.pages, shared)
     cut = beyond_last_page(toc.entries, pdf.page_count)
     if cut < listed:
         # A truncated document (an excerpt) or a TOC listing more than the file holds: map what is in range.
         toc.entries = [dataclasses.replace(e, physical=None, status="") for e in toc.entries[:cut]]
-        result = map_entries(toc.entries, texts, pdf.labels(), toc.pages)
+        result = map_entries(toc.entries, texts, pdf.labels(), toc.pages, shared)
     info = {
         "pages": toc.pages,
         "entries": len(toc.entries),

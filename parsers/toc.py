@@ -165,8 +165,12 @@ def _split_columns(line: Line) -> list[Line]:
 
 
 def _part(line: Line, words: list) -> Line:
+    """One column's words of a merged line, with their own weight where the words carry it (a wrapped title's second
+    line in one column shares its baseline with a bold chapter entry in the other, and the merged line is bold)."""
+    letters = [(sum(map(str.isalpha, w.text)), w.bold) for w in words if w.bold is not None]
+    bold = line.bold if not letters else sum(n for n, b in letters if b) > sum(n for n, b in letters if not b)
     return replace(line, text=" ".join(w.text for w in words), x0=words[0].x0, x1=words[-1].x1, words=list(words),
-                   max_gap=0.0)
+                   max_gap=0.0, bold=bold)
 
 
 def _reading_lines(page: PageLayout) -> list[Line]:
@@ -389,15 +393,31 @@ def credible_entries(raws: list[_Raw]) -> list[_Raw]:
         return []
     edges = _edges([r.line.x1 for r in raws if r.parsed.page is not None])
     paged_x0 = {r.line.x0 for r in raws if r.parsed.page is not None}
+    body = body_after_listing(raws)
     keep: list[_Raw] = []
     for r in raws:
         p = r.parsed
         if p.page is not None:
             if p.leader or _aligned(r.line.x1, edges):
                 keep.append(r)
+        elif id(r) in body:
+            continue  # the body's first heading under the listing, not an entry without a page number
         elif parse_numbering(p.title) is not None or (r.line.bold and any(abs(r.line.x0 - x) <= 3 for x in paged_x0)):
             keep.append(r)  # "Part II", or a bold heading in the entries' column, placed later from the body
     return keep
+
+
+def body_after_listing(raws: list[_Raw]) -> set[int]:
+    """ids of a page's lines below its listing when the body begins there: a chapter opening on the contents' last
+    page ("1 Introduction" and its text, as article-like classes set it). They lie below every line with a page
+    number and have prose among them (an unnumbered line of 60 characters or more); a "Part III" closing a contents
+    page whose chapters go on overleaf has none."""
+    paged = [r.line.y1 for r in raws if r.parsed.page is not None]
+    if not paged:
+        return set()
+    below = [r for r in raws if r.parsed.page is None and r.line.y0 > max(paged)]
+    prose = any(len(r.parsed.title) >= 60 and parse_numbering(r.parsed.title) is None for r in below)
+    return {id(r) for r in below} if prose else set()
 
 
 def page_is_toc(raws: list[_Raw], line_count: int) -> bool:
@@ -415,6 +435,9 @@ class TocResult:
     pages: list[int]
     reason: str | None = None  # why no TOC was found
     heading: str = ""  # the contents heading as printed ("Table of Contents"), if one was seen
+    # The body begins on the last contents page, under the listing (article-like classes): its first section may be
+    # listed with that page's number.
+    body_on_last_page: bool = False
 
 
 def find_toc(
@@ -459,9 +482,12 @@ def find_toc(
     keys = _header_footer_keys(layouts) if len(layouts) > 1 else set()
     reading = [_reading_lines(lay) for lay in layouts]
     blocks: list[list[_Raw]] = []
+    body_on_last_page = False
     for lay, lines in zip(layouts, reading):
         heading = any(_HEADING_RE.match(ln.text) for ln in lines[:8])
-        page_raws = credible_entries(read_page_entries(lay, keys, first=heading, lines=lines))
+        read = read_page_entries(lay, keys, first=heading, lines=lines)
+        body_on_last_page = bool(body_after_listing(read))
+        page_raws = credible_entries(read)
         if heading and blocks and blocks[-1] and _restarts(blocks[-1], page_raws):
             # A new contents listing starts (e.g. "Short Contents" then "Table of Contents"):
             # keep the longer one, since the full listing repeats the short one. A "Contents" running
@@ -474,7 +500,8 @@ def find_toc(
     entries = [to_entry(r, layouts) for r in raws]
     assign_levels(entries)
     heading = next((" ".join(ln.text.split()) for ln in reading[0][:10] if _HEADING_RE.match(ln.text)), "")
-    return TocResult(entries, pages, None if entries else "contents pages found but no entries read", heading)
+    return TocResult(entries, pages, None if entries else "contents pages found but no entries read", heading,
+                     body_on_last_page)
 
 
 def _restarts(block: list[_Raw], page_raws: list[_Raw]) -> bool:
@@ -502,7 +529,7 @@ def to_entry(r: _Raw, layouts: list[PageLayout]) -> TocEntry:
     for lay in layouts:
         if lay.number == r.page:
             mid = (r.line.y0 + r.line.y1) / 2
-            for y0, y1, target in lay.links:
+            for y0, y1, target in lay.page_links():
                 if y0 - 1 <= mid <= y1 + 1:
                     link = target
                     break
