@@ -40,6 +40,7 @@ cdef enum:
     F_FACT = 1024
     F_FONT = 2048
     F_IXHEADER = 4096
+    F_NONFRACTION = 8192
 
 cdef enum:
     TAG_SLOTS = 4096  # open addressing on (name, namespace) pointers; a document with more names takes the slow path
@@ -95,14 +96,22 @@ cdef inline const_xmlChar* attr_value(tree.xmlAttr* a) noexcept nogil:
     return NULL
 
 
-cdef inline Py_ssize_t nonspace_len(str s):
-    """len(s) - s.count(" ")."""
-    cdef Py_ssize_t n = 0
-    cdef Py_UCS4 ch
-    for ch in s:
-        if ch != u" ":
-            n += 1
-    return n
+cdef inline bint is_ascii_space(unsigned char b) noexcept nogil:
+    """What str.split() splits on, among ASCII bytes."""
+    return b == 32 or 9 <= b <= 13 or 28 <= b <= 31
+
+
+cdef inline tree.xmlNode* text_node_or_skip(tree.xmlNode* c) noexcept nogil:
+    """c when it is a text node, skipping XInclude markers; NULL at any other node (lxml's _textNodeOrSkip:
+    what .text and .tail collect)."""
+    while c is not NULL:
+        if c.type == tree.XML_TEXT_NODE or c.type == tree.XML_CDATA_SECTION_NODE:
+            return c
+        if c.type == tree.XML_XINCLUDE_START or c.type == tree.XML_XINCLUDE_END:
+            c = c.next
+        else:
+            return NULL
+    return NULL
 
 
 cdef class _Walker:
@@ -127,10 +136,16 @@ cdef class _Walker:
     cdef char* c_pre
     cdef double* c_size
     cdef int n_ctx, cap_ctx
-    # runs: their texts (a list, joined at flush) and, in step, their context ids and whether each is a separator
-    cdef list texts
+    # runs: their text as UTF-8 in one buffer (decoded once per block), where each starts, its context id and
+    # whether it is a cell separator
+    cdef char* buf
+    cdef Py_ssize_t buf_len, buf_cap
+    cdef Py_ssize_t* run_start
     cdef int* run_ctx
     cdef char* run_sep
+    cdef Py_ssize_t n_runs
+    cdef unsigned char* out  # the normalised text of a block
+    cdef Py_ssize_t out_cap
     cdef Py_ssize_t cap_runs
     # the builder's state (html_doc._Builder)
     cdef public list blocks
@@ -138,7 +153,9 @@ cdef class _Walker:
     cdef str tag
     cdef bint break_pending
     cdef int table_id
-    cdef object Block, Style, sep, cell_sep_text
+    cdef object Block, Style, FactMark
+    cdef dict attr_names  # libxml2's interned attribute name -> lower-case name (html_doc.element_attrs)
+    cdef Py_ssize_t max_fact_text
     # flush scratch: per-context character counts
     cdef long long* counts
     cdef int* seen
@@ -162,6 +179,10 @@ cdef class _Walker:
         self.c_size = NULL
         self.run_ctx = NULL
         self.run_sep = NULL
+        self.run_start = NULL
+        self.buf = NULL
+        self.out = NULL
+        self.out_cap = 0
         self.counts = NULL
         self.seen = NULL
 
@@ -177,7 +198,7 @@ cdef class _Walker:
         free(self.keybuf)
         free(self.c_bold); free(self.c_italic); free(self.c_underline); free(self.c_centered); free(self.c_caps)
         free(self.c_pre); free(self.c_size)
-        free(self.run_ctx); free(self.run_sep)
+        free(self.run_ctx); free(self.run_sep); free(self.run_start); free(self.buf); free(self.out)
         free(self.counts); free(self.seen)
 
     def __init__(self, styles, h):
@@ -201,10 +222,16 @@ cdef class _Walker:
         self.keybuf = <char*>malloc(self.keycap)
         self.n_ctx = 0
         self.cap_ctx = 0
-        self.texts = []
+        self.n_runs = 0
         self.cap_runs = 256
         self.run_ctx = <int*>malloc(self.cap_runs * sizeof(int))
         self.run_sep = <char*>malloc(self.cap_runs)
+        self.run_start = <Py_ssize_t*>malloc(self.cap_runs * sizeof(Py_ssize_t))
+        self.buf_len = 0
+        self.buf_cap = 1 << 16
+        self.buf = <char*>malloc(self.buf_cap)
+        if self.run_start is NULL or self.buf is NULL:
+            raise MemoryError()
         self.cap_counts = 0
         if self.entries is NULL or self.keybuf is NULL or self.run_ctx is NULL or self.run_sep is NULL:
             raise MemoryError()
@@ -216,7 +243,9 @@ cdef class _Walker:
         self.table_id = 0
         from parsers.blocks import Block, Style
         self.Block, self.Style = Block, Style
-        self.cell_sep_text = " | "
+        self.FactMark = h.FactMark
+        self.attr_names = {}
+        self.max_fact_text = h.MAX_FACT_TEXT
         self.sync_ctxs()
 
     # -- style contexts ---------------------------------------------------------------------------------------
@@ -325,6 +354,8 @@ cdef class _Walker:
             f |= F_FONT
         if name == "ix:header":
             f |= F_IXHEADER
+        if name == "ix:nonfraction":
+            f |= F_NONFRACTION
         self.flags = <int*>realloc(self.flags, (self.n_names + 1) * sizeof(int))
         if self.flags is NULL:
             raise MemoryError()
@@ -335,27 +366,74 @@ cdef class _Walker:
 
     # -- runs and blocks --------------------------------------------------------------------------------------
 
-    cdef inline int add_run(self, str text, int ctx, bint sep) except -1:
-        cdef Py_ssize_t n = len(self.texts)
+    cdef int new_run(self, Py_ssize_t nbytes, int ctx) except -1:
+        """Room for a run of ``nbytes`` bytes at self.buf + self.buf_len; the caller copies and calls end_run."""
+        cdef Py_ssize_t n = self.n_runs
         if n >= self.cap_runs:
             self.cap_runs *= 2
             self.run_ctx = <int*>realloc(self.run_ctx, self.cap_runs * sizeof(int))
             self.run_sep = <char*>realloc(self.run_sep, self.cap_runs)
-            if self.run_ctx is NULL or self.run_sep is NULL:
+            self.run_start = <Py_ssize_t*>realloc(self.run_start, self.cap_runs * sizeof(Py_ssize_t))
+            if self.run_ctx is NULL or self.run_sep is NULL or self.run_start is NULL:
                 raise MemoryError()
-        self.texts.append(text)
+        if self.buf_len + nbytes > self.buf_cap:
+            while self.buf_len + nbytes > self.buf_cap:
+                self.buf_cap *= 2
+            self.buf = <char*>realloc(self.buf, self.buf_cap)
+            if self.buf is NULL:
+                raise MemoryError()
         self.run_ctx[n] = ctx
-        # A text that reads " | " counts as a separator too, as in the Python walk's comparisons.
-        self.run_sep[n] = sep or (len(text) == 3 and text == " | ")
+        self.run_start[n] = self.buf_len
         return 0
 
+    cdef inline void end_run(self, Py_ssize_t nbytes, bint sep) noexcept:
+        # A text that reads " | " counts as a separator too, as in the Python walk's comparisons.
+        self.run_sep[self.n_runs] = sep or (nbytes == 3 and memcmp(self.buf + self.buf_len, b" | ", 3) == 0)
+        self.buf_len += nbytes
+        self.n_runs += 1
+
+    cdef int add_bytes(self, const char* data, Py_ssize_t nbytes, int ctx, bint sep) except -1:
+        self.new_run(nbytes, ctx)
+        memcpy(self.buf + self.buf_len, data, nbytes)
+        self.end_run(nbytes, sep)
+        return 0
+
+    cdef int add_str(self, str text, int ctx) except -1:
+        data = text.encode("utf-8", "surrogatepass")
+        return self.add_bytes(<const char*>(<bytes>data), len(<bytes>data), ctx, False)
+
+    cdef int add_text(self, tree.xmlNode* c, int ctx) except -1:
+        """The text of the run of text nodes from c (lxml's .text from an element's first child, .tail from its
+        next sibling), when not empty."""
+        cdef tree.xmlNode* first = text_node_or_skip(c)
+        cdef tree.xmlNode* n = first
+        cdef Py_ssize_t total = 0, k
+        while n is not NULL:
+            total += strlen(<const char*>n.content)
+            n = text_node_or_skip(n.next)
+        if total == 0:
+            return 0
+        self.new_run(total, ctx)
+        n = first
+        total = 0
+        while n is not NULL:
+            k = strlen(<const char*>n.content)
+            memcpy(self.buf + self.buf_len + total, n.content, k)
+            total += k
+            n = text_node_or_skip(n.next)
+        self.end_run(total, False)
+        return 0
+
+    cdef str run_text(self, Py_ssize_t i):
+        cdef Py_ssize_t end = self.run_start[i + 1] if i + 1 < self.n_runs else self.buf_len
+        return PyUnicode_DecodeUTF8(self.buf + self.run_start[i], end - self.run_start[i], "surrogatepass")
+
     cdef int flush(self, str tag=None) except -1:
-        cdef list texts = self.texts
-        cdef Py_ssize_t n = len(texts), i
+        cdef Py_ssize_t n = self.n_runs, i, j0, j1
+        cdef const unsigned char* u = <const unsigned char*>self.buf
         if n == 0:
             self.tag = "p"
             return 0
-        raw = "".join(texts)
         cdef bint pre = False
         if self.styles.pre:
             for i in range(n):
@@ -364,20 +442,21 @@ cdef class _Walker:
                     break
         h = self.h
         if pre:
+            raw = PyUnicode_DecodeUTF8(self.buf, self.buf_len, "surrogatepass")
             raw = raw.replace("\xa0", " ").replace("\u200b", "")
             text = "\n".join([line.rstrip() for line in raw.strip("\n").splitlines()])
+            if "|" in text:
+                text = h._EDGE_PIPES.sub("", text)
+                text = h._PIPE_RUN.sub("|", text).strip()
         else:
-            text = " ".join(raw.replace("\u200b", "").split())
-        if "|" in text:
-            text = h._EDGE_PIPES.sub("", text) if pre else text.strip("| ")
-            text = h._PIPE_RUN.sub("|", text).strip()
+            text = self.normalized()
         if not text:
-            del texts[:]
+            self.n_runs = self.buf_len = 0
             self.tag = "p"
             return 0
         # Characters per context, in the order contexts first appear (ties of the size vote go to the first).
         cdef int n_seen = 0, cid, j
-        cdef long long total = 0, m, bold = 0, italic = 0, underline = 0, centered = 0, caps = 0
+        cdef long long total = 0, m, k, bold = 0, italic = 0, underline = 0, centered = 0, caps = 0
         for i in range(n):
             if self.run_sep[i]:
                 continue
@@ -386,7 +465,13 @@ cdef class _Walker:
                 self.counts[cid] = 0
                 self.seen[n_seen] = cid
                 n_seen += 1
-            self.counts[cid] += nonspace_len(<str>texts[i])
+            # len(s) - s.count(" ") on the UTF-8: characters are the bytes that do not continue one.
+            j1 = self.run_start[i + 1] if i + 1 < n else self.buf_len
+            k = 0
+            for j0 in range(self.run_start[i], j1):
+                if (u[j0] & 0xC0) != 0x80 and u[j0] != 32:
+                    k += 1
+            self.counts[cid] += k
         sizes = {}
         for j in range(n_seen):
             cid = self.seen[j]
@@ -412,12 +497,90 @@ cdef class _Walker:
         self.blocks.append(self.Block(text=text, tag=tag or self.tag, style=style, ids=self.ids, links=self.links,
                                       in_table=self.table_id > 0, break_before=self.break_pending,
                                       table_id=self.table_id))
-        del texts[:]
+        self.n_runs = self.buf_len = 0
         self.ids = []
         self.links = []
         self.tag = "p"
         self.break_pending = False
         return 0
+
+    cdef str normalized(self):
+        """The runs' text as html_doc._Builder.flush makes it outside preformatted text, on the UTF-8 bytes:
+        " ".join(raw.replace("\u200b", "").split()), then a table row's pipes (text.strip("| ") and
+        _PIPE_RUN.sub("|", text)). Whitespace is what str.split() splits on."""
+        cdef Py_ssize_t L = self.buf_len, i = 0, n = 0, clen, a, z, j, m, last
+        if L > self.out_cap:
+            self.out_cap = 2 * L
+            free(self.out)
+            self.out = <unsigned char*>malloc(self.out_cap)
+            if self.out is NULL:
+                raise MemoryError()
+        cdef const unsigned char* u = <const unsigned char*>self.buf
+        cdef unsigned char* o = self.out
+        cdef unsigned char b, b1, b2
+        cdef bint space = False, pipes = False
+        while i < L:
+            b = u[i]
+            if b < 0x80:
+                if is_ascii_space(b):
+                    space = n > 0
+                    i += 1
+                    continue
+                clen = 1
+                if b == 124:
+                    pipes = True
+            else:
+                clen = 2 if b < 0xE0 else (3 if b < 0xF0 else 4)
+                if i + clen > L:
+                    clen = L - i
+                b1 = u[i + 1] if clen > 1 else 0
+                b2 = u[i + 2] if clen > 2 else 0
+                if b == 0xE2 and b1 == 0x80 and b2 == 0x8B:  # U+200B: dropped
+                    i += 3
+                    continue
+                if ((b == 0xC2 and (b1 == 0x85 or b1 == 0xA0))  # U+0085, U+00A0
+                        or (b == 0xE1 and b1 == 0x9A and b2 == 0x80)  # U+1680
+                        or (b == 0xE2 and b1 == 0x80 and (b2 <= 0x8A or b2 == 0xA8 or b2 == 0xA9 or b2 == 0xAF))
+                        or (b == 0xE2 and b1 == 0x81 and b2 == 0x9F)  # U+205F
+                        or (b == 0xE3 and b1 == 0x80 and b2 == 0x80)):  # U+3000
+                    space = n > 0
+                    i += clen
+                    continue
+            if space:
+                o[n] = 32
+                n += 1
+                space = False
+            memcpy(o + n, u + i, clen)
+            n += clen
+            i += clen
+        a, z = 0, n
+        if pipes:
+            while a < z and (o[a] == 124 or o[a] == 32):
+                a += 1
+            while z > a and (o[z - 1] == 124 or o[z - 1] == 32):
+                z -= 1
+            # A run of pipes with single spaces between them is one pipe (_PIPE_RUN), in place.
+            j = a
+            m = a
+            while m < z:
+                o[j] = o[m]
+                j += 1
+                if o[m] == 124:
+                    last = m
+                    i = m + 1
+                    while True:
+                        if i < z and o[i] == 32:
+                            i += 1
+                        if i < z and o[i] == 124:
+                            last = i
+                            i += 1
+                        else:
+                            break
+                    m = last + 1
+                else:
+                    m += 1
+            z = j
+        return PyUnicode_DecodeUTF8(<const char*>o + a, z - a, "surrogatepass")
 
     # -- styles -----------------------------------------------------------------------------------------------
 
@@ -512,8 +675,94 @@ cdef class _Walker:
             return False
         if strstr(<const char*>style, b"reak") is not NULL or strstr(<const char*>style, b"REAK") is not NULL:
             return False
-        cdef Py_ssize_t n = len(self.texts)
-        return n == 0 or self.run_sep[n - 1] or (n > 1 and self.run_sep[n - 2] and (<str>self.texts[n - 1]).isspace())
+        cdef Py_ssize_t n = self.n_runs
+        return n == 0 or self.run_sep[n - 1] or (n > 1 and self.run_sep[n - 2] and self.run_text(n - 1).isspace())
+
+    cdef object fact_mark(self, cetree._Document doc, tree.xmlNode* c, int tag):
+        """html_doc.FactMark(tag, element_attrs(el), fact_value(el, tag), block) read from the C node; a fact
+        with markup inside takes html_doc.fact_value."""
+        h = self.h
+        name = self.names[tag]
+        cdef dict attrs = {}
+        cdef tree.xmlAttr* a = c.properties
+        cdef const_xmlChar* av
+        while a is not NULL:
+            key = self.attr_names.get(<size_t>a.name)
+            if key is None:
+                key = PyUnicode_DecodeUTF8(<const char*>a.name, strlen(<const char*>a.name), "replace").lower()
+                if len(self.attr_names) < 10_000:
+                    self.attr_names[<size_t>a.name] = key
+            av = attr_value(a)
+            if av is NULL:
+                attrs[key] = cetree.attributeValue(c, a)
+            else:
+                attrs[key] = PyUnicode_DecodeUTF8(<const char*>av, strlen(<const char*>av), "replace")
+            a = a.next
+        if cetree.hasChild(c):
+            value = self.nested_fact_value(c, (self.flags[tag] & F_NONFRACTION) != 0)
+            if value is None:  # a comment, PI or entity inside: lxml's itertext decides what is text
+                value = h.fact_value(cetree.elementFactory(doc, c), name)
+        else:
+            text = cetree.textOf(c)
+            value = " ".join(text.split()) if text else ""
+            if not (self.flags[tag] & F_NONFRACTION):
+                value = value[:self.max_fact_text]
+        return self.FactMark(name, attrs, value, len(self.blocks))
+
+    cdef object nested_fact_value(self, tree.xmlNode* top, bint number):
+        """html_doc.fact_value of a fact with elements inside: its itertext, whitespace normalised, a text fact's
+        first MAX_FACT_TEXT characters (read only as far as they go); None when the subtree holds anything but
+        elements and text."""
+        cdef Py_ssize_t start = self.buf_len, check = 2 * self.max_fact_text
+        cdef tree.xmlNode* c = top
+        cdef tree.xmlNode* nxt
+        cdef bint done = False
+        try:
+            self.fact_text(c.children)
+            c = cetree.findChildForwards(top, 0)
+            while c is not NULL and not done:
+                if c.type != tree.XML_ELEMENT_NODE:
+                    return None
+                self.fact_text(c.children)
+                nxt = cetree.findChildForwards(c, 0)
+                if nxt is NULL:
+                    while True:  # up until a node has a next sibling; each node passed gives its tail
+                        self.fact_text(c.next)
+                        nxt = cetree.nextElement(c)
+                        if nxt is not NULL:
+                            break
+                        c = c.parent
+                        if c == top:
+                            done = True
+                            break
+                c = nxt
+                if not number and self.buf_len - start >= check:
+                    text = " ".join(PyUnicode_DecodeUTF8(self.buf + start, self.buf_len - start, "surrogatepass").split())
+                    # Later text can only lengthen the last word or add words after it.
+                    if text.rfind(" ") >= self.max_fact_text:
+                        return text[:self.max_fact_text]
+                    check *= 2
+            text = " ".join(PyUnicode_DecodeUTF8(self.buf + start, self.buf_len - start, "surrogatepass").split())
+            return text if number else text[:self.max_fact_text]
+        finally:
+            self.buf_len = start
+
+    cdef int fact_text(self, tree.xmlNode* c) except -1:
+        """Append the text nodes from c to the buffer, past the runs (scratch space for nested_fact_value)."""
+        cdef tree.xmlNode* n = text_node_or_skip(c)
+        cdef Py_ssize_t k
+        while n is not NULL:
+            k = strlen(<const char*>n.content)
+            if self.buf_len + k > self.buf_cap:
+                while self.buf_len + k > self.buf_cap:
+                    self.buf_cap *= 2
+                self.buf = <char*>realloc(self.buf, self.buf_cap)
+                if self.buf is NULL:
+                    raise MemoryError()
+            memcpy(self.buf + self.buf_len, n.content, k)
+            self.buf_len += k
+            n = text_node_or_skip(n.next)
+        return 0
 
     def walk(self, cetree._Element root not None):
         """(fact marks, the ix:header element or None, elements read flat past MAX_DEPTH); blocks in .blocks."""
@@ -612,7 +861,7 @@ cdef class _Walker:
                     if size is NULL or not (f & F_FONT):
                         size = <const_xmlChar*>b""
                     has_id = v_id is not NULL
-                    if (f & F_TD) and not cetree.hasText(c) and not cetree.hasChild(c) and \
+                    if (f & F_TD) and text_node_or_skip(c.children) is NULL and not cetree.hasChild(c) and \
                             self.spacer_cell(ctx, style, has_id):
                         set_frame(&stack[sp], tag, 0, False, False)
                         sp += 1
@@ -650,26 +899,22 @@ cdef class _Walker:
                                 if v_href is not NULL and v_href[0] == 35 and v_href[1]:
                                     self.links.append(PyUnicode_DecodeUTF8(<const char*>v_href + 1, strlen(<const char*>v_href) - 1, "replace"))
                             elif f & F_BR:
-                                self.add_run("\n" if self.c_pre[inner] else " ", inner, False)
+                                self.add_bytes(b"\n" if self.c_pre[inner] else b" ", 1, inner, False)
                             elif f & F_FACT:
-                                el = cetree.elementFactory(doc, c)
-                                name = self.names[tag]
-                                facts.append(h.FactMark(name, h.element_attrs(el), h.fact_value(el, name), len(self.blocks)))
+                                facts.append(self.fact_mark(doc, c, tag))
                             elif f & F_IMG:
                                 el = cetree.elementFactory(doc, c)
                                 alt = (el.get("alt") or "").strip()
                                 if alt and not h._FILE_NAME.match(alt):
-                                    self.add_run(f" {alt} ", inner, False)
-                            text = cetree.textOf(c)
-                            if text:
-                                self.add_run(text, inner, False)
+                                    self.add_str(f" {alt} ", inner)
+                            self.add_text(c.children, inner)
                             descend = True
                             if sp >= max_depth and cetree.hasChild(c):
                                 depth_capped += 1
                                 el = cetree.elementFactory(doc, c)
                                 flat = " ".join(el.xpath("descendant::text()"))
                                 if flat:
-                                    self.add_run(flat, inner, False)
+                                    self.add_str(flat, inner)
                                 descend = False
                             set_frame(&stack[sp], tag, inner, True, st.after)
                             sp += 1
@@ -688,14 +933,12 @@ cdef class _Walker:
                             if f & F_TABLE:
                                 n_open -= 1
                                 self.table_id = tables_open[n_open]
-                        elif (f & (F_TD | F_TH)) and len(self.texts) and not self.run_sep[len(self.texts) - 1]:
-                            self.add_run(self.cell_sep_text, 0, True)
+                        elif (f & (F_TD | F_TH)) and self.n_runs and not self.run_sep[self.n_runs - 1]:
+                            self.add_bytes(b" | ", 3, 0, True)
                         if fr.brk_after:
                             self.flush()
                             self.break_pending = True
-                    tail = cetree.tailOf(c)
-                    if tail:
-                        self.add_run(tail, stack[sp - 1].ctx, False)
+                    self.add_text(c.next, stack[sp - 1].ctx)
                     if c == top:
                         break
                     nxt = cetree.nextElement(c)
