@@ -348,24 +348,31 @@ def _spacer_cell(get: Any, runs: list[tuple[str, int]], ctx: _Ctx) -> bool:
     return not runs or runs[-1][0] == " | " or (len(runs) > 1 and runs[-2][0] == " | " and runs[-1][0].isspace())
 
 
+def _same_lxml(built: str, running: str) -> bool:
+    """Whether a walk compiled against lxml ``built`` may run on lxml ``running``: only the same release
+    guarantees the layout of the C structures it reads."""
+    return built.split(".")[:3] == running.split(".")[:3]
+
+
 @functools.lru_cache(maxsize=1)
 def _compiled() -> tuple[Any, str]:
-    """(parsers._html_walk or None, why): the compiled walk when it is built and was built against the lxml that
-    is running (it reads lxml's C structures, whose layout only the same release guarantees)."""
+    """(parsers._html_walk or None, which walk and why). The compiled walk gives the Python walk's output
+    faster; without it (not built, or built for another lxml) the Python walk reads."""
     from lxml import etree
 
+    module = None
     try:
         from parsers import _html_walk
     except ImportError as exc:
         why = f"python walk: the compiled walk is not built ({exc})"
     else:
         running = ".".join(str(n) for n in etree.LXML_VERSION[:3])
-        built = _html_walk.BUILT_WITH_LXML
-        if ".".join(built.split(".")[:3]) == running:
-            return _html_walk, f"compiled walk (lxml {built})"
-        why = f"python walk: the compiled walk was built for lxml {built}, running {running}"
+        if _same_lxml(_html_walk.BUILT_WITH_LXML, running):
+            module, why = _html_walk, f"compiled walk (lxml {running})"
+        else:
+            why = f"python walk: the compiled walk was built for lxml {_html_walk.BUILT_WITH_LXML}, running {running}"
     _log.debug("html reader: %s", why)
-    return None, why
+    return module, why
 
 
 def walk_in_use() -> str:
