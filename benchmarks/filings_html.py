@@ -251,6 +251,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     corpus = Path(args.corpus)
     only = set(args.filings.split(",")) if args.filings else None
+    from parsers.html_doc import walk_in_use
+
+    # The reader's walk: compiled (parsers/_html_walk.pyx) or the Python fallback; the times depend on it.
+    walk = walk_in_use()
+    print(f"html reader: {walk}", flush=True)
     rows = []
     with tempfile.TemporaryDirectory(prefix="pagetree-edgar-") as tmp:
         for f in filings(corpus, only):
@@ -302,6 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         "cpu_time_ratio_vs_lxml_median": statistics.median(cpu_ratios) if cpu_ratios else None,
         "cpu_index_time_ratio_vs_lxml_median": statistics.median(cpu_index_ratios) if cpu_index_ratios else None,
         "repeat": args.repeat,
+        "reader_walk": walk,
         "statements_per_10k": statistics.mean(o["statements"] for o in tenk) if tenk else None,
         "notes_per_10k": statistics.mean(o["notes"] for o in tenk) if tenk else None,
         "labelled_page_share": sum(o.get("labelled", 0) for o in ours) / max(1, sum(o.get("pages", 0) for o in ours)),
@@ -340,7 +346,8 @@ def main(argv: list[str] | None = None) -> int:
            if tenk else "", f"- pages with a printed label: {summary['labelled_page_share']:.1%}",
            f"- facts per filing: {summary['facts_per_filing']:.0f}; model calls: {summary['model_calls']}",
            f"- peak RSS indexing the largest filing ({largest['form']} {largest['ticker']}): {rss:.0f} MB "
-           f"(median of three fresh processes; {rss_runs[0]:.0f}-{rss_runs[-1]:.0f} MB)", "",
+           f"(median of three fresh processes; {rss_runs[0]:.0f}-{rss_runs[-1]:.0f} MB)",
+           f"- html reader: {walk}", "",
            "Worst five (ours):", ""]
     md += [f"- {w['filing']}: F1 {w['f1']:.3f}, length {w['length']:.2f}, missed {w['missed']}, extra {w['extra']}"
            + (f", error {w['error']}" if w["error"] else "") for w in report["worst"]]
