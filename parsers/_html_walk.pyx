@@ -126,6 +126,7 @@ cdef inline tree.xmlNode* text_node_or_skip(tree.xmlNode* c) noexcept nogil:
 cdef class _Walker:
     cdef object styles, style_cache_py, h  # _Styles, its cache (kept in step), the html_doc module
     cdef list names  # tag index -> tag name
+    cdef dict name_index  # tag name -> tag index
     cdef int* flags
     cdef int n_names
     cdef TagSlot* slots
@@ -215,6 +216,7 @@ cdef class _Walker:
         self.style_cache_py = styles.cache
         self.h = h
         self.names = []
+        self.name_index = {}
         self.n_names = 0
         self.tag_slots_used = 0
         self.cap_entries = 1024
@@ -331,10 +333,9 @@ cdef class _Walker:
         return local.lower()
 
     cdef int add_name(self, str name) except -1:
-        cdef int i
-        for i in range(self.n_names):  # the same name through another namespace declaration
-            if self.names[i] == name:
-                return i
+        known = self.name_index.get(name)  # the same name through another namespace declaration
+        if known is not None:
+            return known
         h = self.h
         cdef int f = 0
         if not name or name in h._SKIP:
@@ -370,6 +371,7 @@ cdef class _Walker:
             raise MemoryError()
         self.flags[self.n_names] = f
         self.names.append(name)
+        self.name_index[name] = self.n_names
         self.n_names += 1
         return self.n_names - 1
 
