@@ -1,4 +1,4 @@
-"""The compiled part of pagetree: the HTML reader's walk (parsers/_html_walk.pyx), built against lxml's C API.
+"""The compiled part of pagetree: the HTML reader's walk (parsers/html_walk.pyx), built against lxml's C API.
 
 Everything else is in pyproject.toml. The extension is optional: when it cannot be built (no C compiler) the
 install goes on and parsers/html_doc.py uses its Python walk, which gives the same output.
@@ -9,5 +9,5 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 setup(ext_modules=cythonize(
-    [Extension("parsers._html_walk", ["parsers/_html_walk.pyx"], include_dirs=lxml.get_include(), optional=True)],
+    [Extension("parsers.html_walk", ["parsers/html_walk.pyx"], include_dirs=lxml.get_include(), optional=True)],
     compiler_directives={"language_level": "3"}, quiet=True))

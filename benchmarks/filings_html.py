@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     only = set(args.filings.split(",")) if args.filings else None
     from parsers.html_doc import walk_in_use
 
-    # The reader's walk: compiled (parsers/_html_walk.pyx) or the Python fallback; the times depend on it.
+    # The reader's walk: compiled (parsers/html_walk.pyx) or the Python fallback; the times depend on it.
     walk = walk_in_use()
     print(f"html reader: {walk}", flush=True)
     rows = []

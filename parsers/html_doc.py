@@ -348,36 +348,36 @@ def _spacer_cell(get: Any, runs: list[tuple[str, int]], ctx: _Ctx) -> bool:
     return not runs or runs[-1][0] == " | " or (len(runs) > 1 and runs[-2][0] == " | " and runs[-1][0].isspace())
 
 
-def _same_lxml(built: str, running: str) -> bool:
+def same_lxml_release(built: str, running: str) -> bool:
     """Whether a walk compiled against lxml ``built`` may run on lxml ``running``: only the same release
     guarantees the layout of the C structures it reads."""
     return built.split(".")[:3] == running.split(".")[:3]
 
 
 @functools.lru_cache(maxsize=1)
-def _compiled() -> tuple[Any, str]:
-    """(parsers._html_walk or None, which walk and why). The compiled walk gives the Python walk's output
+def compiled_walk() -> tuple[Any, str]:
+    """(parsers.html_walk or None, which walk and why). The compiled walk gives the Python walk's output
     faster; without it (not built, or built for another lxml) the Python walk reads."""
     from lxml import etree
 
     module = None
     try:
-        from parsers import _html_walk
+        from parsers import html_walk
     except ImportError as exc:
         why = f"python walk: the compiled walk is not built ({exc})"
     else:
         running = ".".join(str(n) for n in etree.LXML_VERSION[:3])
-        if _same_lxml(_html_walk.BUILT_WITH_LXML, running):
-            module, why = _html_walk, f"compiled walk (lxml {running})"
+        if same_lxml_release(html_walk.BUILT_WITH_LXML, running):
+            module, why = html_walk, f"compiled walk (lxml {running})"
         else:
-            why = f"python walk: the compiled walk was built for lxml {_html_walk.BUILT_WITH_LXML}, running {running}"
+            why = f"python walk: the compiled walk was built for lxml {html_walk.BUILT_WITH_LXML}, running {running}"
     _log.debug("html reader: %s", why)
     return module, why
 
 
 def walk_in_use() -> str:
     """Which walk read_html uses here, and why: for benchmarks and bug reports."""
-    return _compiled()[1]
+    return compiled_walk()[1]
 
 
 def read_html(path: str | Path, max_bytes: int, *, compiled: bool = True) -> HtmlDocument:
@@ -396,7 +396,7 @@ def read_html(path: str | Path, max_bytes: int, *, compiled: bool = True) -> Htm
     found = root.xpath("/*/*[local-name()='head']/*[local-name()='title']") or \
         root.xpath("//*[local-name()='title'][1]")
     title = " ".join("".join(found[0].itertext()).split()) if found else ""
-    fast = _compiled()[0] if compiled else None
+    fast = compiled_walk()[0] if compiled else None
     if fast is not None:
         blocks, facts, header, depth_capped = fast.walk(root, _Styles(), sys.modules[__name__])
     else:
@@ -409,7 +409,7 @@ def read_html(path: str | Path, max_bytes: int, *, compiled: bool = True) -> Htm
 
 def _walk(root: Any) -> tuple[list[Block], list[FactMark], Any, int]:
     """(blocks, fact marks, the ix:header element or None, elements read flat past MAX_DEPTH): the reference
-    walk, in Python; parsers/_html_walk.pyx is the same walk compiled."""
+    walk, in Python; parsers/html_walk.pyx is the same walk compiled."""
     from lxml import etree
 
     styles = _Styles()

@@ -1,4 +1,4 @@
-"""The compiled walk (parsers/_html_walk.pyx) reads exactly what the Python walk reads: every block with its
+"""The compiled walk (parsers/html_walk.pyx) reads exactly what the Python walk reads: every block with its
 style shares, tag, ids, links, table and page break, every fact mark, the ix:header and the decisions, on the
 sample filing, the test suites' filings, markup written to hit each rule, and random markup."""
 
@@ -50,16 +50,16 @@ def test_the_compiled_walk_is_built_and_in_use():
 
 
 def test_the_compiled_walk_is_used_only_with_the_lxml_it_was_built_for():
-    assert html_doc._same_lxml("6.1.3", "6.1.3")
-    assert not html_doc._same_lxml("6.1.3", "6.1.4")
-    assert not html_doc._same_lxml("5.3.0", "6.1.3")
+    assert html_doc.same_lxml_release("6.1.3", "6.1.3")
+    assert not html_doc.same_lxml_release("6.1.3", "6.1.4")
+    assert not html_doc.same_lxml_release("5.3.0", "6.1.3")
 
 
 def test_the_walk_in_use_is_logged_once_at_debug_level(caplog):
-    html_doc._compiled.cache_clear()
+    html_doc.compiled_walk.cache_clear()
     with caplog.at_level(logging.DEBUG, logger="parsers.html_doc"):
-        html_doc._compiled()
-        html_doc._compiled()
+        html_doc.compiled_walk()
+        html_doc.compiled_walk()
     lines = [r.getMessage() for r in caplog.records if r.name == "parsers.html_doc"]
     assert lines == [f"html reader: {html_doc.walk_in_use()}"]
 
