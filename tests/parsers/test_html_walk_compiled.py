@@ -168,3 +168,9 @@ def _markup(draw, depth: int = 0) -> str:
 def test_random_markup(tmp_path, body, xhtml):
     head = f"<html xmlns='{XHTML}' xmlns:ix='{IX}'>" if xhtml else "<html>"
     _same(_write(tmp_path, f"{head}<body>{body}</body></html>", "r.htm"))
+
+
+def test_more_tag_names_and_styles_than_the_walks_caches_hold(tmp_path):
+    # Past 2,048 names the compiled walk stops caching them by pointer and Python's tag cache stops growing.
+    body = "".join(f"<t{i} style='font-size:{i % 40}px'>w{i}</t{i}><p>x</p>" for i in range(3000))
+    assert len(_same(_write(tmp_path, f"<html xmlns='{XHTML}'><body>{body}</body></html>"))[0]) == 6000
