@@ -224,9 +224,12 @@ def run_sec_parser(f: dict) -> dict | None:
 
 
 def peak_rss(path: Path) -> float:
-    """Peak RSS (MB) of a fresh process indexing ``path``."""
-    code = ("import sys, resource; sys.path.insert(0, %r); from parsers.pipeline import index_document; "
-            "index_document(%r, 'x'); print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)") % (str(HERE.parent), str(path))
+    """Peak RSS (MB) of a fresh process indexing ``path``. From /proc's VmHWM where there is one: Linux keeps
+    ru_maxrss across exec, so a child spawned by this (large) process would report this process's RSS."""
+    code = ("import sys, resource, re; sys.path.insert(0, %r); from parsers.pipeline import index_document; "
+            "index_document(%r, 'x'); "
+            "m = re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()) if sys.platform == 'linux' else None; "
+            "print(m.group(1) if m else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)") % (str(HERE.parent), str(path))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     return int(out.strip().splitlines()[-1]) / 1024
 
@@ -251,6 +254,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     corpus = Path(args.corpus)
     only = set(args.filings.split(",")) if args.filings else None
+    from parsers.html_doc import walk_in_use
+
+    # The reader's walk: compiled (parsers/html_walk.pyx) or the Python fallback; the times depend on it.
+    walk = walk_in_use()
+    print(f"html reader: {walk}", flush=True)
     rows = []
     with tempfile.TemporaryDirectory(prefix="pagetree-edgar-") as tmp:
         for f in filings(corpus, only):
@@ -302,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         "cpu_time_ratio_vs_lxml_median": statistics.median(cpu_ratios) if cpu_ratios else None,
         "cpu_index_time_ratio_vs_lxml_median": statistics.median(cpu_index_ratios) if cpu_index_ratios else None,
         "repeat": args.repeat,
+        "reader_walk": walk,
         "statements_per_10k": statistics.mean(o["statements"] for o in tenk) if tenk else None,
         "notes_per_10k": statistics.mean(o["notes"] for o in tenk) if tenk else None,
         "labelled_page_share": sum(o.get("labelled", 0) for o in ours) / max(1, sum(o.get("pages", 0) for o in ours)),
@@ -340,7 +349,8 @@ def main(argv: list[str] | None = None) -> int:
            if tenk else "", f"- pages with a printed label: {summary['labelled_page_share']:.1%}",
            f"- facts per filing: {summary['facts_per_filing']:.0f}; model calls: {summary['model_calls']}",
            f"- peak RSS indexing the largest filing ({largest['form']} {largest['ticker']}): {rss:.0f} MB "
-           f"(median of three fresh processes; {rss_runs[0]:.0f}-{rss_runs[-1]:.0f} MB)", "",
+           f"(median of three fresh processes; {rss_runs[0]:.0f}-{rss_runs[-1]:.0f} MB)",
+           f"- html reader: {walk}", "",
            "Worst five (ours):", ""]
     md += [f"- {w['filing']}: F1 {w['f1']:.3f}, length {w['length']:.2f}, missed {w['missed']}, extra {w['extra']}"
            + (f", error {w['error']}" if w["error"] else "") for w in report["worst"]]

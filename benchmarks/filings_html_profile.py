@@ -110,6 +110,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(HERE / "results" / "filings_html_profile.json"))
     args = ap.parse_args(argv)
     sys.path.insert(0, str(Path(args.root).resolve()))
+    from parsers import html_doc
+
+    # Revisions before the compiled walk have only the Python one.
+    walk = html_doc.walk_in_use() if hasattr(html_doc, "walk_in_use") else "python walk (no compiled walk in this revision)"
+    print(f"html reader: {walk}", flush=True)
     load_before = os.getloadavg()
     rows = []
     with tempfile.TemporaryDirectory(prefix="pagetree-prof-") as tmp:
@@ -135,12 +140,12 @@ def main(argv: list[str] | None = None) -> int:
               "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
               "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "python": platform.python_version(),
                           "load_before": load_before, "load_after": os.getloadavg()},
-              "medians": medians, "filings": rows}
+              "reader_walk": walk, "medians": medians, "filings": rows}
     out = Path(args.out)
     out.write_text(json.dumps(report, indent=1))
     head = "| filing | MB | lxml ms | " + " | ".join((*STAGES, "tree", "total")) + " |"
     md = [f"# filings_html_profile ({report['date']}; load {load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} "
-          f"after, on {os.cpu_count()} cpus)", "", f"`{report['command']}`", "",
+          f"after, on {os.cpu_count()} cpus)", "", f"`{report['command']}`", "", f"html reader: {walk}", "",
           "CPU time of each stage over lxml's parse of the same bytes (minimum of the repeats).", "", head,
           "|" + "---|" * (len(STAGES) + 5)]
     for r in rows:

@@ -138,16 +138,18 @@ def page_labels(blocks: list[Block], page_count: int, page_kind: str) -> list[st
     running: dict[str, int] = {}
     for page in by_page:
         for b in page[-2:] + page[:1]:
-            m = _TRAILING_FOLIO.match(b.text)
-            if m and len(b.text) <= 120:
+            # Length first: the pattern's lazy prefix makes a match cost the square of a long paragraph's length.
+            m = _TRAILING_FOLIO.match(b.text) if len(b.text) <= 120 else None
+            if m:
                 running[m.group(1).casefold()] = running.get(m.group(1).casefold(), 0) + 1
+    footers = any(count * 3 >= page_count for count in running.values())
     for n, page in enumerate(by_page):
         candidates = page[-2:][::-1] + page[:1]  # footers close a page; some filers head the page with it
         for b in candidates:
             # A footer row may carry the company, the form and the folio in cells of their own.
             cells = [c.strip() for c in b.text.split("|") if c.strip()]
             texts = [b.text] + cells[::-1] if len(cells) > 1 else [b.text]
-            m = _TRAILING_FOLIO.match(b.text)
+            m = _TRAILING_FOLIO.match(b.text) if footers else None
             if m and running.get(m.group(1).casefold(), 0) * 3 >= page_count:
                 texts.append(m.group(2))
             for text in texts:

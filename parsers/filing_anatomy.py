@@ -94,8 +94,14 @@ class ItemRef:
     rest: str  # what follows the number: the title, or nothing when the title sits in the next cell
 
 
+_ITEM_START = re.compile(r"\s*item", re.I)  # what ITEM_HEAD needs first, before the text is normalised
+_PART_START = re.compile(r"\s*part", re.I)
+
+
 def parse_item(text: str) -> ItemRef | None:
     """An Item label at the start of ``text`` ("Item 1A. Risk Factors", "Items 10, 11 and 12"), or None."""
+    if not _ITEM_START.match(text):  # most blocks: normalising each of a filing's blocks costs more than this
+        return None
     text = " ".join(text.replace("|", " | ").split())
     m = ITEM_HEAD.match(text)
     if not m:
@@ -110,6 +116,8 @@ def parse_item(text: str) -> ItemRef | None:
 
 def parse_part(text: str) -> str | None:
     """"I".."IV" when ``text`` is a Part heading ("PART II", "Part II — Other Information"), else None."""
+    if not _PART_START.match(text):
+        return None
     text = " ".join(text.replace("|", " ").split())
     m = PART_HEAD.match(text)
     if not m or len(text) > 80:

@@ -15,13 +15,17 @@ from __future__ import annotations
 
 import codecs
 import functools
+import logging
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from parsers.blocks import Block, Style
 from parsers.errors import DocumentError
+
+_log = logging.getLogger(__name__)
 
 MAX_DEPTH = 4000  # elements nested deeper are read as text of their ancestor at this depth (junk, not layout)
 
@@ -344,10 +348,41 @@ def _spacer_cell(get: Any, runs: list[tuple[str, int]], ctx: _Ctx) -> bool:
     return not runs or runs[-1][0] == " | " or (len(runs) > 1 and runs[-2][0] == " | " and runs[-1][0].isspace())
 
 
-def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
-    """Blocks, title and inline-XBRL fact marks of the HTML document at ``path``."""
+def same_lxml_release(built: str, running: str) -> bool:
+    """Whether a walk compiled against lxml ``built`` may run on lxml ``running``: only the same release
+    guarantees the layout of the C structures it reads."""
+    return built.split(".")[:3] == running.split(".")[:3]
+
+
+@functools.lru_cache(maxsize=1)
+def compiled_walk() -> tuple[Any, str]:
+    """(parsers.html_walk or None, which walk and why). The compiled walk gives the Python walk's output
+    faster; without it (not built, or built for another lxml) the Python walk reads."""
     from lxml import etree
 
+    module = None
+    try:
+        from parsers import html_walk
+    except ImportError as exc:
+        why = f"python walk: the compiled walk is not built ({exc})"
+    else:
+        running = ".".join(str(n) for n in etree.LXML_VERSION[:3])
+        if same_lxml_release(html_walk.BUILT_WITH_LXML, running):
+            module, why = html_walk, f"compiled walk (lxml {running})"
+        else:
+            why = f"python walk: the compiled walk was built for lxml {html_walk.BUILT_WITH_LXML}, running {running}"
+    _log.debug("html reader: %s", why)
+    return module, why
+
+
+def walk_in_use() -> str:
+    """Which walk read_html uses here, and why: for benchmarks and bug reports."""
+    return compiled_walk()[1]
+
+
+def read_html(path: str | Path, max_bytes: int, *, compiled: bool = True) -> HtmlDocument:
+    """Blocks, title and inline-XBRL fact marks of the HTML document at ``path``. ``compiled=False`` takes the
+    Python walk even when the compiled one is available (the reference it is tested against)."""
     path = Path(path)
     size = path.stat().st_size
     if size > max_bytes:
@@ -356,17 +391,33 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
     text, encoding = decode(data)
     root, parser_used = _parse(text, bool(_XHTML_HINT.search(data[:4096])))
     del data, text
+    # The head's title first: a search of the whole tree for the first element named "title" costs half as much
+    # as libxml2's parse of a filing; it is needed only when the head has none.
+    found = root.xpath("/*/*[local-name()='head']/*[local-name()='title']") or \
+        root.xpath("//*[local-name()='title'][1]")
+    title = " ".join("".join(found[0].itertext()).split()) if found else ""
+    fast = compiled_walk()[0] if compiled else None
+    if fast is not None:
+        blocks, facts, header, depth_capped = fast.walk(root, _Styles(), sys.modules[__name__])
+    else:
+        blocks, facts, header, depth_capped = _walk(root)
+    decisions = {"parser": parser_used, "encoding": encoding, "blocks": len(blocks)}
+    if depth_capped:
+        decisions["depth_capped"] = depth_capped
+    return HtmlDocument(blocks=blocks, title=title, facts=facts, header=header, decisions=decisions)
+
+
+def _walk(root: Any) -> tuple[list[Block], list[FactMark], Any, int]:
+    """(blocks, fact marks, the ix:header element or None, elements read flat past MAX_DEPTH): the reference
+    walk, in Python; parsers/html_walk.pyx is the same walk compiled."""
+    from lxml import etree
+
     styles = _Styles()
     style_cache = styles.cache
     b = _Builder(styles)
     runs = b.runs
     facts: list[FactMark] = []
     header = None
-    # The head's title first: a search of the whole tree for the first element named "title" costs half as much
-    # as libxml2's parse of a filing; it is needed only when the head has none.
-    found = root.xpath("/*/*[local-name()='head']/*[local-name()='title']") or \
-        root.xpath("//*[local-name()='title'][1]")
-    title = " ".join("".join(found[0].itertext()).split()) if found else ""
     depth_capped = 0
     tables = 0
     tables_open: list[int] = []  # the table id outside each open table
@@ -455,10 +506,7 @@ def read_html(path: str | Path, max_bytes: int) -> HtmlDocument:
             walk.skip_subtree()
         push((tag, inner, True, brk_after))
     b.flush()
-    decisions = {"parser": parser_used, "encoding": encoding, "blocks": len(b.blocks)}
-    if depth_capped:
-        decisions["depth_capped"] = depth_capped
-    return HtmlDocument(blocks=b.blocks, title=title, facts=facts, header=header, decisions=decisions)
+    return b.blocks, facts, header, depth_capped
 
 
 MAX_FACT_TEXT = 4000

@@ -41,8 +41,9 @@ def _index_tables(blocks: list[Block]) -> set[int]:
 def _contents_lines(blocks: list[Block]) -> set[int]:
     """Item lines ending with a page number that come three or more within a few blocks: a table of
     contents set as plain lines (no table, no links)."""
+    # parse_item first: it turns down a line not opening with "item" at once, the page pattern searches it all.
     lines = [i for i, b in enumerate(blocks)
-             if len(b.text) <= MAX_ITEM_HEAD and _TRAILING_PAGE.search(b.text) and fa.parse_item(b.text)]
+             if len(b.text) <= MAX_ITEM_HEAD and fa.parse_item(b.text) and _TRAILING_PAGE.search(b.text)]
     return {i for i in lines if sum(1 for j in lines if j != i and abs(j - i) <= 6) >= 2}
 
 

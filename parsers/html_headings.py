@@ -24,9 +24,12 @@ _LETTERS = re.compile(r"[A-Za-z]{3,}")
 
 def body_size(blocks: list[Block]) -> float:
     """The font size most text is set in (0 when no size is known)."""
-    sizes: Counter[float] = Counter()
+    raw: dict[float, int] = {}
     for b in blocks:
-        sizes[round(b.style.size, 1)] += len(b.text)
+        raw[b.style.size] = raw.get(b.style.size, 0) + len(b.text)
+    sizes: Counter[float] = Counter()
+    for size, chars in raw.items():  # rounded once per size in use, in the order of first use (ties keep it)
+        sizes[round(size, 1)] += chars
     return sizes.most_common(1)[0][0] if sizes else 0.0
 
 
@@ -75,7 +78,7 @@ def styled_headings(blocks: list[Block], start: int, end: int, base_level: int, 
         # titles ("Consolidated Statements of Income") in small layout tables.
         if b.in_table and ("|" in b.text or rows.get(b.table_id, 0) > MAX_LAYOUT_TABLE_ROWS):
             continue
-        if b.text.casefold() in running or not is_heading_text(b.text):
+        if not is_heading_text(b.text) or b.text.casefold() in running:  # the length check before a casefold
             continue
         key = _prominence(b, base)
         if key is None:

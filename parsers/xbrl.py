@@ -176,8 +176,10 @@ def dei_cover(marks: list[FactMark], header: Any) -> dict[str, Any]:
     for mark in hidden_marks(header) + marks:
         prefix, _, local = mark.attrs.get("name", "").partition(":")
         key = _DEI_FIELDS.get(local.lower()) if prefix.lower().startswith("dei") else None
+        if not key:  # most facts: their values (text blocks of 4,000 characters) are not read
+            continue
         value = " ".join(mark.value.replace("\xa0", " ").split())
-        if not key or not value:
+        if not value:
             continue
         if key == "symbols":
             if value not in found.setdefault("symbols", []) and len(found["symbols"]) < 4:
