@@ -586,7 +586,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"retrieval: {marker} not found (the corpora are read in place, never fetched)", file=sys.stderr)
             return 2
         questions, pdfs, excluded = load_set(name, args)
-        store, cache = ensure_index(name, pdfs, args.reindex, args.workers, args.reuse_index)
+        # A store is one catalog: selection ranks every document in it, so another question set's documents
+        # (--heldout pointing elsewhere) get a store of their own instead of joining this set's.
+        key = name if name != "manuals-heldout" or args.heldout.resolve() == HELDOUT.resolve() \
+            else f"{name}-{args.heldout.resolve().name}"
+        store, cache = ensure_index(key, pdfs, args.reindex, args.workers, args.reuse_index)
         docs = {d: open_index(str(store), e["doc_id"]) for d, e in cache.items() if d in pdfs and not e.get("error")}
         loaded[name] = (questions, pdfs, excluded, store, cache, docs)
     result: dict[str, Any] = {"sets": {}, "weights": weights, "uptime": uptime}
