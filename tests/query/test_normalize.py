@@ -20,6 +20,9 @@ def test_normalize_spaces_ligatures_soft_hyphens_and_line_end_hyphenation():
     assert normalize("soft\u00adhyphen zero\u200bwidth") == "softhyphen zerowidth"
     assert normalize("cali-\nbrated and well-known\nMid-\nYear") == "calibrated and well-known\nMid-\nYear"
     assert normalize("two\n\nlines  with   spaces") == "two\n\nlines with spaces"  # lines survive for grep
+    # Mixed runs of horizontal white space, on ASCII and non-ASCII text alike, become one plain space.
+    assert normalize("a\t b \tc\t\td\x0be \n f") == "a b c d e \n f"
+    assert normalize("a\u00a0 \tb\u2009\u00a0c \u3000 d\t\n\u00a0e") == "a b c d \n e"
 
 
 def test_tokens_use_the_normalised_text_and_a_standard_stop_list():
