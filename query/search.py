@@ -259,14 +259,10 @@ def _by_content(st: Any, cat: _Catalog, question: str, scores: list[float], sett
                    key=lambda i: -scores[i])[:max_docs]
     if len(close) < 2:
         return scores
-    terms = [t for t in dict.fromkeys(tokenize(question)) if not periods.time_token(t)]
-    indexes = []
-    for i in close:
-        try:
-            indexes.append(lexical_index(open_index(st, cat.ids[i], cat.versions[i])))
-        except NotFoundError:
-            return scores
-    coverage = content_coverage(terms, [ix.page_bm25 for ix in indexes])
+    indexes = _lexical_indexes(st, cat, close)
+    if indexes is None:
+        return scores
+    coverage = content_coverage(_content_terms(question), [ix.page_bm25 for ix in indexes])
     out = list(scores)
     for i, c in zip(close, coverage):
         out[i] += weight * top * c
@@ -278,27 +274,44 @@ def _by_text(st: Any, cat: _Catalog, question: str, scores: list[float], setting
     x each candidate's content coverage (content_coverage over the candidates' pages together). Candidates are
     every document of a catalog of at most ROUTE_ALL, else the ROUTE_TOP best by description."""
     weight = settings.get("route_weight", ROUTE_WEIGHT)
-    terms = [t for t in dict.fromkeys(tokenize(question)) if not periods.time_token(t)]
+    terms = _content_terms(question)
     if weight <= 0 or not scores or not terms:
         return scores
     top = max(scores)
     out = [sc / top if top > 0 else 0.0 for sc in scores]
     order = sorted(range(len(scores)), key=lambda i: (-scores[i], cat.ids[i]))
     picked = order if len(order) <= ROUTE_ALL else order[:ROUTE_TOP]
+    indexes = _lexical_indexes(st, cat, picked)
+    if indexes is None:
+        return scores
+    # Each candidate is read for the question less the words that name it (its title, its kind: "manual" of
+    # "Where does the manual explain …?"), as the navigator reads inside it (query.lexical): every page of a
+    # manual is about "the manual", so a page that also says "manual" is no better evidence. Most candidates
+    # leave out the same words, so the coverage of each distinct set of words is computed once.
+    pages = [ix.page_bm25 for ix in indexes]
+    coverage: dict[tuple[str, ...], list[float]] = {}
+    for at, (i, ix) in enumerate(zip(picked, indexes)):
+        own = tuple(t for t in terms if t not in ix.naming) or tuple(terms)
+        if own not in coverage:
+            coverage[own] = content_coverage(list(own), pages)
+        out[i] += weight * coverage[own][at]
+    return out
+
+
+def _content_terms(question: str) -> list[str]:
+    """The question's distinct search tokens less its time words (years and periods pick the document by name)."""
+    return [t for t in dict.fromkeys(tokenize(question)) if not periods.time_token(t)]
+
+
+def _lexical_indexes(st: Any, cat: _Catalog, picked: list[int]) -> list[Any] | None:
+    """The lexical indexes of the catalog's documents ``picked``; None when one of them has gone from the store."""
     indexes = []
     for i in picked:
         try:
             indexes.append(lexical_index(open_index(st, cat.ids[i], cat.versions[i])))
         except NotFoundError:
-            return scores
-    # Each candidate is read for the question less the words that name it (its title, its kind: "manual" of
-    # "Where does the manual explain …?"), as the navigator reads inside it (query.lexical): every page of a
-    # manual is about "the manual", so a page that also says "manual" is no better evidence.
-    pages = [ix.page_bm25 for ix in indexes]
-    for at, (i, ix) in enumerate(zip(picked, indexes)):
-        own = [t for t in terms if t not in ix.naming] or terms
-        out[i] += weight * content_coverage(own, pages)[at]
-    return out
+            return None
+    return indexes
 
 
 def content_coverage(terms: list[str], docs: list[BM25]) -> list[float]:
