@@ -42,6 +42,10 @@ cdef enum:
     F_IXHEADER = 4096
     F_NONFRACTION = 8192
 
+# The flags an element earns by its exact name (the sets of parsers.html_doc give the others).
+_NAME_FLAGS = {"table": F_TABLE, "td": F_TD, "th": F_TH, "a": F_A, "br": F_BR, "img": F_IMG, "font": F_FONT,
+               "ix:header": F_IXHEADER, "ix:nonfraction": F_NONFRACTION}
+
 cdef enum:
     TAG_SLOTS = 4096  # open addressing on (name, namespace) pointers; a document with more names takes the slow path
 
@@ -346,26 +350,9 @@ cdef class _Walker:
             f |= F_BLOCK_TAG
         if name in h._TABLE_ENDS:
             f |= F_TABLE_END
-        if name == "table":
-            f |= F_TABLE
-        if name == "td":
-            f |= F_TD
-        if name == "th":
-            f |= F_TH
-        if name == "a":
-            f |= F_A
-        if name == "br":
-            f |= F_BR
-        if name == "img":
-            f |= F_IMG
         if name in h._FACT_TAGS:
             f |= F_FACT
-        if name == "font":
-            f |= F_FONT
-        if name == "ix:header":
-            f |= F_IXHEADER
-        if name == "ix:nonfraction":
-            f |= F_NONFRACTION
+        f |= _NAME_FLAGS.get(name, 0)
         self.flags = <int*>realloc(self.flags, (self.n_names + 1) * sizeof(int))
         if self.flags is NULL:
             raise MemoryError()
