@@ -10,6 +10,7 @@ import pymupdf
 
 from parsers.pdf import PdfSource
 from parsers.structure import recover_structure
+from tests.pdfs import chapter_pages
 
 CHAPTERS = ["Introduction", "Basic Drawing Statements", "The Workflow", "Curves", "Linear Equations", "Expressions",
             "Variables", "Text and Graphics"]
@@ -43,17 +44,8 @@ def _book(path: Path) -> Path:
             if printed is not None:
                 toc.insert_text((522 - pymupdf.get_text_length(str(printed), fontsize=10), y), str(printed),
                                 fontname="helv", fontsize=10)
-    printed = 0
-    for c, title in enumerate(CHAPTERS, start=1):
-        for s in range(3):
-            printed += 1
-            page = doc.new_page(width=612, height=792)
-            head = {0: f"{c} {title}", 1: f"{c}.1 {LONG}" if c == 5 else f"{c}.1 More about {title.lower()}"}.get(s)
-            if head:
-                page.insert_text((90, 100), head, fontname="hebo", fontsize=16 if s == 0 else 12)
-            page.insert_textbox(pymupdf.Rect(90, 130, 522, 700), "Body text of the chapter goes on. " * 30,
-                                fontname="helv", fontsize=10)
-            page.insert_text((300, 760), str(printed), fontname="helv", fontsize=9)
+    chapter_pages(doc, [[f"{c} {title}", f"{c}.1 {LONG}" if c == 5 else f"{c}.1 More about {title.lower()}", ""]
+                        for c, title in enumerate(CHAPTERS, start=1)])
     doc.save(path)
     doc.close()
     return path

@@ -9,6 +9,7 @@ import pymupdf
 
 from parsers.pdf import PdfSource
 from parsers.structure import recover_structure
+from tests.pdfs import chapter_pages
 
 CHAPTERS = ["Introduction", "Basic Drawing Statements", "The Workflow", "Curves", "Linear Equations", "Expressions",
             "Variables", "Text and Graphics", "Advanced Graphics", "Macros", "Loops", "Reading Files"]
@@ -39,17 +40,8 @@ def _book(path: Path, two_columns: bool) -> Path:
             _entry(toc, 90, 110 + 16 * i, title, printed, 522)
     toc.insert_textbox(pymupdf.Rect(90, 560, 522, 700), "This manual describes a language for drawing pictures. " * 6,
                        fontname="helv", fontsize=10)  # full-width prose under the contents
-    printed = 0
-    for c, title in enumerate(CHAPTERS, start=1):
-        for s in range(3):
-            printed += 1
-            page = doc.new_page(width=612, height=792)
-            head = f"{c} {title}" if s == 0 else f"{c}.1 More about {title.lower()}" if s == 1 else ""
-            if head:
-                page.insert_text((90, 100), head, fontname="hebo", fontsize=16 if s == 0 else 12)
-            page.insert_textbox(pymupdf.Rect(90, 130, 522, 700), "Body text of the chapter goes on. " * 30,
-                                fontname="helv", fontsize=10)
-            page.insert_text((300, 760), str(printed), fontname="helv", fontsize=9)
+    chapter_pages(doc, [[f"{c} {title}", f"{c}.1 More about {title.lower()}", ""]
+                        for c, title in enumerate(CHAPTERS, start=1)])
     doc.save(path)
     doc.close()
     return path
