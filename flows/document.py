@@ -39,6 +39,7 @@ from index_store.retry import RetryPolicy, retry_call
 from index_store.store import Store
 from parsers.errors import DocumentError
 from parsers.pipeline import DocumentIndex, PipelineSettings, file_sha256, index_document
+from query.terms import encode_terms
 
 log = logging.getLogger("pagetree.flows")
 T = TypeVar("T")
@@ -143,11 +144,13 @@ def publish(index: DocumentIndex, obj: SourceObject, store: Store, pipeline: Pip
     source = {"uri": obj.uri, "key": obj.key, "etag": obj.etag, "sha256": index.sha256, "bytes": index.size,
               "last_modified": obj.last_modified}
     record = pipeline.record()
+    # Routing reads these instead of tokenising every page of every candidate at question time (query.terms).
+    terms = encode_terms([page.text for page in index.pages])
 
     def once() -> bool:
         return publish_document(store, tree=index.tree, nodes=index.nodes, pages=index.pages, source=source,
                                 pipeline=record, stats=index.stats, decisions=index.decisions, facts=index.facts,
-                                reused=index.reused, cache_refs=index.cache_refs)
+                                reused=index.reused, cache_refs=index.cache_refs, terms=terms)
 
     return retry_call(once, RetryPolicy(PUBLISH_RETRIES, retry_base), lambda exc: not isinstance(exc, DocumentError))
 

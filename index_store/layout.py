@@ -17,6 +17,7 @@ TREE = "tree.json"
 NODES = "nodes.parquet"
 PAGES = "pages.parquet"
 FACTS = "facts.parquet"  # optional: only documents with inline XBRL have one (listed in manifest.files)
+TERMS = "terms.parquet"  # optional: each page's search terms (query.terms); versions indexed before it have none
 DATA_FILES = (TREE, NODES, PAGES)
 
 _SAFE = re.compile(r"[^A-Za-z0-9._\-]+")

@@ -11,7 +11,7 @@ from index_store.tables import encode_facts, encode_nodes, encode_pages
 
 
 def encode_version(tree: Tree, nodes: Sequence[NodeRow], pages: Sequence[PageRecord],
-                   facts: Sequence[FactRow] | None = None) -> dict[str, bytes]:
+                   facts: Sequence[FactRow] | None = None, terms: bytes | None = None) -> dict[str, bytes]:
     files = {
         layout.TREE: dumps(tree.to_dict()),
         layout.NODES: encode_nodes(nodes),
@@ -19,6 +19,8 @@ def encode_version(tree: Tree, nodes: Sequence[NodeRow], pages: Sequence[PageRec
     }
     if facts:  # only documents with inline XBRL have a facts table
         files[layout.FACTS] = encode_facts(facts)
+    if terms is not None:  # each page's search terms, encoded by the caller's tokeniser (query.terms)
+        files[layout.TERMS] = terms
     return files
 
 
@@ -70,9 +72,10 @@ def publish_document(
     facts: Sequence[FactRow] | None = None,
     reused: dict[str, Any] | None = None,
     cache_refs: dict[str, list[str]] | None = None,
+    terms: bytes | None = None,
 ) -> bool:
     """Write the version (data first, manifest last) and move latest.json. True if latest moved."""
-    files = encode_version(tree, nodes, pages, facts)
+    files = encode_version(tree, nodes, pages, facts, terms)
     manifest = build_manifest(tree=tree, source=source, pipeline=pipeline, stats=stats, decisions=decisions,
                               reused=reused, cache_refs=cache_refs)
     latest_extra = {

@@ -8,10 +8,11 @@ cached in-process per (store, doc, version): versions are immutable.
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections import OrderedDict
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from index_store import layout
 from index_store.errors import InvalidDocId
@@ -24,6 +25,8 @@ from query.normalize import normalize
 DEFAULT_MAX_CHARS = 20_000
 MAX_GREP_HITS = 200
 MAX_PATTERN = 500
+
+log = logging.getLogger(__name__)
 
 
 def compile_safe(pattern: str, ignore_case: bool = True) -> Any:
@@ -312,6 +315,30 @@ class DocIndex:
     def versions(self) -> list[dict[str, Any]]:
         """Published versions of this document, oldest first (version, created_at, fingerprint, ...)."""
         return versions(self.store, self.doc_id)
+
+    def memoized(self, name: str) -> Any:
+        """What ``memo(name, ...)`` has built for this version, or None if nothing has asked for it yet."""
+        with self._memo_lock:
+            return self._memo.get(name)
+
+    def page_postings(self, terms: Sequence[str]) -> Any:
+        """query.terms.PagePostings of ``terms`` from this version's terms.parquet; None for a version indexed
+        before the table existed, or by another tokeniser (the caller builds the postings from the pages)."""
+        from query.terms import read_terms  # pyarrow only when a table is needed
+
+        name = layout.TERMS
+        path = self.store.backend.local_path(f"{layout.version_prefix(self.doc_id, self.version)}/{name}")
+        try:
+            if path is not None:
+                if not path.is_file():
+                    return None
+                return read_terms(str(path), terms)
+            return read_terms(self.store.read_file(self.doc_id, self.version, name), terms)
+        except (StoreNotFound, OSError, ValueError) as exc:  # gone, unreadable or not Parquet: the pages still serve
+            if not isinstance(exc, (StoreNotFound, FileNotFoundError)):
+                log.warning("%s@%s: %s unreadable (%s); reading the pages instead", self.doc_id, self.version, name,
+                            type(exc).__name__)
+            return None
 
     def memo(self, name: str, build: Callable[[], Any]) -> Any:
         """What ``build()`` returns, built once per loaded version (the lexical navigator's index); callers wait."""

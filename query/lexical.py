@@ -65,6 +65,16 @@ class Hit:
                 "title": self.title, "version": self.version, "snippet": self.snippet}
 
 
+def naming_of(doc: Any) -> frozenset[str]:
+    """The tokens that name a document: its title's and its kind's ("the manual", "3M", "10-K").
+
+    Numbers in a title (a fiscal year, an edition) say which document it is, but its pages differ in which
+    numbers they print (a statement's columns are years), so they stay query terms inside it."""
+    title = getattr(doc.tree, "title", None)
+    return frozenset(t for t in tokenize(f"{title if isinstance(title, str) else doc.tree.root.title} {profile_of(doc)}")
+                     if not t.isdigit())
+
+
 def pairs(tokens: list[str]) -> list[str]:
     """Unordered pairs of neighbouring tokens ("tail recursion" and "recursion, tail" give the same pair)."""
     return [f"{a} {b}" if a <= b else f"{b} {a}" for a, b in zip(tokens, tokens[1:]) if a != b]
@@ -84,14 +94,14 @@ class LexicalIndex:
         pages = doc.pages()
         self.page_count = len(pages)
         texts = normalized_texts(doc)
-        tokens = [tokenize(t) for t in texts]
+        tokens = [tokenize(t, normalized=True) for t in texts]
         self.page_bm25 = BM25(tokens)
         self._tokens: list[list[str]] | None = tokens  # kept until the pair index is built (or not wanted)
         self._pair_bm25: BM25 | None = None
         self._own_bm25: BM25 | None = None
         running = running_lines(texts)
         heads = [page_heading(t, running) for t in texts]
-        self.head_bm25 = BM25([tokenize(h) for h in heads])
+        self.head_bm25 = BM25([tokenize(h, normalized=True) for h in heads])
         # Page-group titles ("Pages 11-20") say nothing about content: only real titles count.
         self.nodes: list[Node] = [n for n in doc.nodes() if n.level > 0 and n.extra.get("kind") not in SYNTHETIC_KINDS
                                   and not _GENERATED_TITLE.match(n.title)]
@@ -121,11 +131,7 @@ class LexicalIndex:
         self.shared = [(p, d) for p, d in enumerate(self.deepest) if len(d) > 1]
         self.own_pages: dict[int, list[int]] = {}  # node -> pages no child covers (filled by the descent)
         self.profile = profile_of(doc)
-        title = getattr(doc.tree, "title", None)
-        # Numbers in a title (a fiscal year, an edition) say which document it is, but its pages differ in which
-        # numbers they print (a statement's columns are years), so they stay query terms inside it.
-        self.naming = frozenset(t for t in tokenize(f"{title if isinstance(title, str) else doc.tree.root.title} {self.profile}")
-                                if not t.isdigit())
+        self.naming = naming_of(doc)
         filing = self.profile == "filing"
         self.page_cues = [statement_kinds(h) if filing else set() for h in heads]
         self.node_cues = [statement_kinds(n.title) if filing else set() for n in self.nodes]

@@ -32,7 +32,9 @@ def normalize(text: str) -> str:
     if text.isascii():
         out = text
     else:
-        out = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+        # Invisible characters go before NFKC, so that a mark they separated from its letter is composed with it
+        # ("e", soft hyphen, combining acute -> "é"): normalising the result again changes nothing.
+        out = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
     out = _SPACES.sub(" ", out)
     if "-\n" in out or "- \n" in out or "\u2010" in out or "\u2011" in out:
         out = _HYPHENATED.sub("", out)

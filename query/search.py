@@ -18,7 +18,7 @@ from typing import Any, Callable
 from query import periods
 from query.errors import InvalidRequest, NotFoundError
 from query.index import DocIndex, open_index, open_store
-from query.lexical import Hit, add_snippets, lexical_index, lexical_search
+from query.lexical import Hit, add_snippets, lexical_index, lexical_search, naming_of
 from query.names import mend_small_caps, short_forms
 from query.text import BM25, tokenize
 from query.xref import refs_with_targets
@@ -281,17 +281,17 @@ def _by_text(st: Any, cat: _Catalog, question: str, scores: list[float], setting
     out = [sc / top if top > 0 else 0.0 for sc in scores]
     order = sorted(range(len(scores)), key=lambda i: (-scores[i], cat.ids[i]))
     picked = order if len(order) <= ROUTE_ALL else order[:ROUTE_TOP]
-    indexes = _lexical_indexes(st, cat, picked)
-    if indexes is None:
+    read = _page_terms(st, cat, picked, terms)
+    if read is None:
         return scores
     # Each candidate is read for the question less the words that name it (its title, its kind: "manual" of
     # "Where does the manual explain …?"), as the navigator reads inside it (query.lexical): every page of a
     # manual is about "the manual", so a page that also says "manual" is no better evidence. Most candidates
     # leave out the same words, so the coverage of each distinct set of words is computed once.
-    pages = [ix.page_bm25 for ix in indexes]
+    pages = [postings for postings, _ in read]
     coverage: dict[tuple[str, ...], list[float]] = {}
-    for at, (i, ix) in enumerate(zip(picked, indexes)):
-        own = tuple(t for t in terms if t not in ix.naming) or tuple(terms)
+    for at, (i, (_, naming)) in enumerate(zip(picked, read)):
+        own = tuple(t for t in terms if t not in naming) or tuple(terms)
         if own not in coverage:
             coverage[own] = content_coverage(list(own), pages)
         out[i] += weight * coverage[own][at]
@@ -312,6 +312,26 @@ def _lexical_indexes(st: Any, cat: _Catalog, picked: list[int]) -> list[Any] | N
         except NotFoundError:
             return None
     return indexes
+
+
+def _page_terms(st: Any, cat: _Catalog, picked: list[int], terms: list[str]) -> list[tuple[Any, frozenset[str]]] | None:
+    """(page postings of ``terms``, naming tokens) for the catalog's documents ``picked``; None when one of them
+    has gone from the store. A lexical index already built in this process serves as it is; else the version's
+    terms.parquet (query.terms) is read for the question's words only; a version without one builds its index."""
+    out: list[tuple[Any, frozenset[str]]] = []
+    for i in picked:
+        try:
+            doc = open_index(st, cat.ids[i], cat.versions[i])
+        except NotFoundError:
+            return None
+        built = doc.memoized("lexical")
+        postings = None if built is not None else doc.page_postings(terms)
+        if postings is None:
+            built = built or lexical_index(doc)
+            out.append((built.page_bm25, built.naming))
+        else:
+            out.append((postings, naming_of(doc)))
+    return out
 
 
 def content_coverage(terms: list[str], docs: list[BM25]) -> list[float]:

@@ -43,13 +43,14 @@ def stem(word: str) -> str:
     return word
 
 
-def tokenize(text: str) -> list[str]:
+def tokenize(text: str, *, normalized: bool = False) -> list[str]:
     """Lower-case word tokens of the normalised text (query.normalize), stop words removed, lightly stemmed.
 
     A token that mixes letters and digits ("fy2018", "10k") also yields its parts of two or more
-    characters, so "FY2018" meets "fiscal year 2018" and "Form 10-K" meets "10K"."""
+    characters, so "FY2018" meets "fiscal year 2018" and "Form 10-K" meets "10K". ``normalized``: ``text`` is
+    already normalize's output (a page of DocIndex.normalized_texts), which normalising again leaves as it is."""
     out: list[str] = []
-    for t in _TOKEN.findall(normalize(text).lower()):
+    for t in _TOKEN.findall((text if normalized else normalize(text)).lower()):
         if t in STOPWORDS:
             continue
         out.append(stem(t))

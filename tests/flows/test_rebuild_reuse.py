@@ -161,4 +161,7 @@ def test_a_summaries_bump_keeps_an_html_filings_facts(tmp_path: Path, prefect_ha
     new = store.latest(doc_id)["version"]
     assert new != old and "facts.parquet" in store.manifest(doc_id)["files"]
     assert store.read_file(doc_id, new, "facts.parquet") == facts
+    # Both versions carry their pages' search terms (query.terms), the rebuild's taken from the kept pages.
+    assert "terms.parquet" in store.manifest(doc_id, old)["files"] and "terms.parquet" in store.manifest(doc_id)["files"]
+    assert store.read_file(doc_id, new, "terms.parquet") == store.read_file(doc_id, old, "terms.parquet")
     assert store.tree(doc_id).doc_kind == "filing" and store.tree(doc_id).source_format == "html"

@@ -61,13 +61,17 @@ def publish(store_uri, pdf: Path, doc_id: str, **settings) -> str:
     from index_store.store import Store
     from parsers.pipeline import PipelineSettings, index_document
 
+    from query.terms import encode_terms
+
+    write_terms = settings.pop("write_terms", False)  # as flows.document.publish does; off: a version from before
     s = PipelineSettings(ocr=False, **settings)
     idx = index_document(pdf, doc_id, s)
     store = store_uri if isinstance(store_uri, Store) else Store(store_uri)
     publish_document(store, tree=idx.tree, nodes=idx.nodes, pages=idx.pages,
                      source={"uri": str(pdf), "sha256": idx.sha256, "bytes": idx.size},
                      pipeline={"fingerprint": s.fingerprint(), "settings": s.to_dict()},
-                     stats=idx.stats, decisions=idx.decisions)
+                     stats=idx.stats, decisions=idx.decisions,
+                     terms=encode_terms([p.text for p in idx.pages]) if write_terms else None)
     return idx.tree.version
 
 

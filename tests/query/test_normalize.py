@@ -25,6 +25,19 @@ def test_normalize_spaces_ligatures_soft_hyphens_and_line_end_hyphenation():
     assert normalize("a\u00a0 \tb\u2009\u00a0c \u3000 d\t\n\u00a0e") == "a b c d \n e"
 
 
+def test_normalising_twice_changes_nothing():
+    """Search tokenises pages that are already normalised (DocIndex.normalized_texts) without normalising them
+    again: that is exact only if normalize is idempotent, also where an invisible character parts a letter from
+    its combining mark (dropped first, then composed by NFKC)."""
+    assert normalize("cafe\u00ad\u0301 re\u200b\u0301sume\u0301") == "café résumé"
+    cases = ["b1e\u200b\u0301\u00a0-", "\u00adba\u200b\u0301e\u200b \n b", "A\u200b\u0301", "x-\n\u00ady",
+             "\u0301\u00ad\ufb01\u00ad\u0301baa", NBSP_PAGE, LIGATURE_PAGE, "e\u0327\u00ad\u0301 \u3000 ſ\u0307"]
+    for text in cases:
+        once = normalize(text)
+        assert normalize(once) == once, repr(text)
+        assert tokenize(once, normalized=True) == tokenize(text)
+
+
 def test_tokens_use_the_normalised_text_and_a_standard_stop_list():
     assert tokenize("con\ufb01gure\u00a0apt") == tokenize("configure apt") == ["configure", "apt"]
     assert {"provide", "please", "answer", "question", "shown", "based"}.isdisjoint(STOPWORDS)  # no benchmark's boilerplate
