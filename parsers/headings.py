@@ -43,6 +43,7 @@ class Heading:
     numbering: Numbering | None = None
     run_in: bool = False  # a numbered head opening its paragraph ("4.1. Degrees. To disable ..."), see _run_in
     unit: bool = False  # a document of its own inside the file (a manual page), above every head in it: _unit_title
+    after: str = ""  # the first line of text under the head
 
 
 def body_size(layouts: Sequence[PageLayout]) -> float:
@@ -191,6 +192,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 if head is not None:
                     found.append(Heading(lay.number, head, round(ln.size, 1), ln.bold, ln.y0,
                                          numbering=parse_numbering(head), run_in=True))
+                elif prev is not None and not prev.after:
+                    prev.after = text
                 prev, prev_line = None, None
                 continue
             text = " ".join(ln.text.split())
@@ -283,7 +286,18 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
         ys = Counter(round(h.y0 / 3) for h in group)
         return ys.most_common(1)[0][1] >= 0.6 * len(group)
 
-    recurring = _recurring_sections(found, limit)
+    recurring, lead = _recurring_sections(found, limit)
+    unit_pages = {h.page for h in found if h.unit}
+    if recurring and not all(h.page in unit_pages for h in found if h.title.casefold() == lead):
+        # No header names the units (DocBook's reference entries): each one's name is on the first line of its
+        # "Name" section ("def-constant — Binds a symbol"); the name heads the unit, and the sections that recur
+        # under every entry stay out of the outline, as FOP's outline leaves them.
+        named = [h for h in found if h.title.casefold() == lead and _NAME_LINE.match(h.after)]
+        if len(named) >= limit:
+            names = {id(h): Heading(h.page, _NAME_LINE.match(h.after).group(1), h.size, h.bold, h.y0)  # type: ignore[union-attr]
+                     for h in named}
+            found[:] = [x for h in found for x in ((names[id(h)], h) if id(h) in names else (h,))]
+        recurring = set()
     dropped = {id(h) for g in shapes.values() if running(g) for h in g if h.title.casefold() not in recurring}
     # One title set twice on one page is a label, not a section: a figure's or a table's heads drawn again beside
     # a second copy ("South West North East" over two bidding diagrams), a cross-reference line repeated.
@@ -292,8 +306,8 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
                 and on_page[(h.page, h.title.casefold())] == 1]
 
 
-def _recurring_sections(found: list[Heading], limit: int) -> set[str]:
-    """Titles (casefolded) that recur as the sections of a series of like documents bound in one file: manual pages
+def _recurring_sections(found: list[Heading], limit: int) -> tuple[set[str], str]:
+    """Titles (casefolded), and the first of them, that recur as the sections of a series of like documents bound in one file: manual pages
     ("NAME", "SYNOPSIS", "DESCRIPTION" ... under every page), generated reference entries.
 
     A series shows as cycles: split the repeated titles at each return of the first one; three or more titles each
@@ -302,7 +316,7 @@ def _recurring_sections(found: list[Heading], limit: int) -> set[str]:
     counts = Counter(h.title.casefold() for h in found if not h.unit)
     series = [h.title.casefold() for h in found if not h.unit and counts[h.title.casefold()] >= limit]
     if not series:
-        return set()
+        return set(), ""
     cycles: list[list[str]] = []
     for t in series:
         if t == series[0]:
@@ -310,16 +324,20 @@ def _recurring_sections(found: list[Heading], limit: int) -> set[str]:
         if cycles:
             cycles[-1].append(t)
     if len(cycles) < limit or any(len(set(c)) < len(c) for c in cycles):
-        return set()
+        return set(), ""
     share = Counter(t for c in cycles for t in c)
     members = {t for t, n in share.items() if n >= 0.5 * len(cycles)}
     if len(members) < 3:
-        return set()
+        return set(), ""
     before: set[tuple[str, str]] = set()
     for c in cycles:
         kept = [t for t in c if t in members]
         before |= {(a, b) for i, a in enumerate(kept) for b in kept[i + 1:]}
-    return set() if any((b, a) in before for a, b in before) else members
+    return (set(), "") if any((b, a) in before for a, b in before) else (members, series[0])
+
+
+# The first line of a reference entry's "Name" section: its name(s), a dash, what it does.
+_NAME_LINE = re.compile(r"^([^\s\u2014\u2013\u2212]{1,60}(?:,\s*[^\s\u2014\u2013\u2212]{1,60})*)\s+[\u2014\u2013\u2212-]\s+\S")
 
 
 def _drop_title_page(found: list[Heading]) -> None:

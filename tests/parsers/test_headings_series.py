@@ -80,3 +80,25 @@ def test_the_title_pages_author_with_a_footnote_mark_is_not_a_section(tmp_path: 
     pages = [first] + [[(title, 14.0)] + BODY for title in chapters]
     got = _entries(sized_lines_pdf(tmp_path / "a.pdf", pages))
     assert [t for _, t, _ in got] == ["Introduction"] + chapters
+
+
+def test_reference_entries_named_in_their_name_section_get_that_name(tmp_path: Path) -> None:
+    # DocBook's reference entries through FOP: no header line; each entry's name is only on the first line under
+    # its "Name" head ("def-type \u2014 ..."), and the boilerplate heads recur under every entry.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 100), "1 Declarations", fontname="hebo", fontsize=20)
+    page.insert_textbox(pymupdf.Rect(72, 120, 540, 400), PROSE, fontname="tiro", fontsize=10)
+    names = ["def-type", "def-constant", "def-struct", "deref-array"]
+    for name in names:
+        page = doc.new_page(width=612, height=792)
+        y = 90.0
+        for head in ["Name", "Syntax", "Description", "Examples"]:
+            page.insert_text((72, y), head, fontname="hebo", fontsize=17.3)
+            first = f"{name} - Defines a foreign thing." if head == "Name" else PROSE
+            page.insert_textbox(pymupdf.Rect(120, y + 10, 540, y + 100), first, fontname="tiro", fontsize=10)
+            y += 130
+    path = tmp_path / "ref.pdf"
+    doc.save(path)
+    doc.close()
+    assert [(t, p) for _, t, p in _entries(path)] == [("1 Declarations", 1)] + [(n, i + 2) for i, n in enumerate(names)]
