@@ -120,8 +120,8 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     if text[-1:] in ",;/&(" or (text.endswith(".") and numbered is None):
         return False  # a sentence or the tail of one, or a fragment ("Increase /" over a table column)
     first = text.lstrip("\"'\u201c(\u2018[")[:1]
-    if first.islower():
-        return False  # a paragraph continuing from the line above
+    if first.islower() and not (bigger and _NAME_LINE.match(text) and gap_above >= ln.y1 - ln.y0):
+        return False  # a paragraph continuing from the line above; a manual page's "alimask - calculate ..." stays
     if len(text.split()) > 12 and numbered is None:
         return False
     return True
@@ -315,8 +315,17 @@ def _recurring_sections(found: list[Heading], limit: int) -> tuple[set[str], str
     repeated as a label ("Note", "Example") or a running head does not cycle with others."""
     counts = Counter(h.title.casefold() for h in found if not h.unit)
     series = [h.title.casefold() for h in found if not h.unit and counts[h.title.casefold()] >= limit]
-    if not series:
-        return set(), ""
+    # The series may start after repeated heads of the document's own (a guide's chapters before its manual pages).
+    best: tuple[set[str], str] = (set(), "")
+    for lead in dict.fromkeys(series):
+        members = _cycle_members(series[series.index(lead):], limit)
+        if len(members) > len(best[0]):
+            best = (members, lead)
+    return best
+
+
+def _cycle_members(series: list[str], limit: int) -> set[str]:
+    """The titles of a series that recur in every cycle starting at its first title, or an empty set."""
     cycles: list[list[str]] = []
     for t in series:
         if t == series[0]:
@@ -324,16 +333,16 @@ def _recurring_sections(found: list[Heading], limit: int) -> tuple[set[str], str
         if cycles:
             cycles[-1].append(t)
     if len(cycles) < limit or any(len(set(c)) < len(c) for c in cycles):
-        return set(), ""
+        return set()
     share = Counter(t for c in cycles for t in c)
     members = {t for t, n in share.items() if n >= 0.5 * len(cycles)}
     if len(members) < 3:
-        return set(), ""
+        return set()
     before: set[tuple[str, str]] = set()
     for c in cycles:
         kept = [t for t in c if t in members]
         before |= {(a, b) for i, a in enumerate(kept) for b in kept[i + 1:]}
-    return (set(), "") if any((b, a) in before for a, b in before) else (members, series[0])
+    return set() if any((b, a) in before for a, b in before) else members
 
 
 # The first line of a reference entry's "Name" section: its name(s), a dash, what it does.
@@ -442,7 +451,8 @@ def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]
 
 MIN_NUMBERED = 5  # numbered headings before numbering is taken as the document's scheme
 # Code signatures and reference entries: "abort/1", "pgf_init()", "key=value", "\\macro{arg}", "⟨key⟩".
-_SIGNATURE = re.compile(r"(?:^|\s)[\w:.-]+/\d+(?:\s|$)|\w\(.*\)|[=\u27e8\u27e9{}\\<>]")
+# A plural in parentheses ("sequence(s)", "MSA(s)") is prose, not a call.
+_SIGNATURE = re.compile(r"(?:^|\s)[\w:.-]+/\d+(?:\s|$)|\w\((?!e?s\)).*\)|[=\u27e8\u27e9{}\\<>]")
 # Captions of floats ("Table 2: Variables", "Figure 3. Layout", "Listing 1 - main"), not sections.
 _CAPTION = re.compile(r"^(?:table|figure|fig\.|listing|algorithm)\s+[\dA-Z][\d.]*\s*[:.\u2013\u2014-]\s", re.I)
 # A line opening with a character no title opens with: a bullet glyph without Unicode ("\x88 item"), the tail of a

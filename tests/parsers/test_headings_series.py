@@ -27,6 +27,11 @@ def _man_pages(path: Path, names: list[str]) -> Path:
     """groff's man output: per page "name(1) General Commands Manual name(1)" on top, the same sections in 10.9-pt
     bold under every page, 10-pt text; each manual page takes two sheets."""
     doc = pymupdf.open()
+    for n in range(1, 4):  # a guide before the pages, with a head of its own repeated in every chapter
+        page = doc.new_page(width=595, height=842)
+        for y, head in ((100, f"{n} Chapter number {n}"), (300, "Example")):
+            page.insert_text((72, y), head, fontname="tibo", fontsize=14 if y == 100 else 10.9)
+            page.insert_textbox(pymupdf.Rect(72, y + 10, 540, y + 150), PROSE, fontname="tiro", fontsize=10)
     for name in names:
         for sheet, heads in enumerate((SECTIONS[:4], SECTIONS[4:])):
             page = doc.new_page(width=595, height=842)
@@ -46,11 +51,13 @@ def _man_pages(path: Path, names: list[str]) -> Path:
 def test_manual_pages_bound_together_get_their_names_and_sections(tmp_path: Path) -> None:
     names = ["arm2hpdl", "ddstdecode", "foo2lava", "foo2zjs"]
     got = _entries(_man_pages(tmp_path / "man.pdf", names))
-    want = []
+    want = [(f"{n} Chapter number {n}", n) for n in range(1, 4)]
     for i, name in enumerate(names):
-        want.append((1, f"{name}(1)", 2 * i + 1))
-        want += [(2, head, 2 * i + 1 + (k >= 4)) for k, head in enumerate(SECTIONS)]
-    assert got == want
+        want.append((f"{name}(1)", 2 * i + 4))
+        want += [(head, 2 * i + 4 + (k >= 4)) for k, head in enumerate(SECTIONS)]
+    assert [(t, p) for _, t, p in got] == want
+    levels = {t: lv for lv, t, _ in got}
+    assert {levels[f"{name}(1)"] for name in names} == {1} and min(levels[h] for h in SECTIONS) > 1
 
 
 def test_a_label_repeated_on_many_pages_is_still_not_a_section(tmp_path: Path) -> None:
@@ -102,3 +109,26 @@ def test_reference_entries_named_in_their_name_section_get_that_name(tmp_path: P
     doc.save(path)
     doc.close()
     assert [(t, p) for _, t, p in _entries(path)] == [("1 Declarations", 1)] + [(n, i + 2) for i, n in enumerate(names)]
+
+
+def test_manual_pages_in_a_book_are_headed_by_their_lower_case_names(tmp_path: Path) -> None:
+    # A LaTeX guide's chapter of manual pages: "alimask - calculate ..." set larger than the text, lower-case as
+    # commands are, then Synopsis, Description, Options under every page. "sequence(s)" is prose, not a call.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 100), "1 Manual pages for the programs", fontname="tibo", fontsize=20.7)
+    names = ["alimask - add a column mask to an alignment", "hmmscan - search sequence(s) against a database",
+             "hmmstat - print statistics for a profile file", "phmmer - search protein sequence(s)"]
+    for name in names:
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 100), name, fontname="tiro", fontsize=12)
+        y = 150.0
+        for head in ["Synopsis", "Description", "Options"]:
+            page.insert_text((72, y), head, fontname="tiro", fontsize=10.9)
+            page.insert_textbox(pymupdf.Rect(72, y + 10, 540, y + 100), PROSE, fontname="tiro", fontsize=10)
+            y += 140
+    path = tmp_path / "guide.pdf"
+    doc.save(path)
+    doc.close()
+    assert [(t, p) for _, t, p in _entries(path)] == [("1 Manual pages for the programs", 1)] + [
+        (n, i + 2) for i, n in enumerate(names)]
