@@ -42,6 +42,8 @@ class Heading:
     level: int = 1
     numbering: Numbering | None = None
     run_in: bool = False  # a numbered head opening its paragraph ("4.1. Degrees. To disable ..."), see _run_in
+    unit: bool = False  # a document of its own inside the file (a manual page), above every head in it: _unit_title
+    after: str = ""  # the first line of text under the head
 
 
 def body_size(layouts: Sequence[PageLayout]) -> float:
@@ -118,8 +120,8 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     if text[-1:] in ",;/&(" or (text.endswith(".") and numbered is None):
         return False  # a sentence or the tail of one, or a fragment ("Increase /" over a table column)
     first = text.lstrip("\"'\u201c(\u2018[")[:1]
-    if first.islower():
-        return False  # a paragraph continuing from the line above
+    if first.islower() and not (bigger and _NAME_LINE.match(text) and gap_above >= ln.y1 - ln.y0):
+        return False  # a paragraph continuing from the line above; a manual page's "alimask - calculate ..." stays
     if len(text.split()) > 12 and numbered is None:
         return False
     return True
@@ -159,7 +161,12 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
     if body is None:
         body = body_size(layouts)
     found: list[Heading] = []
+    unit_name = ""
     for lay in layouts:
+        unit = _unit_title(lay)
+        if unit is not None and unit.title != unit_name:
+            found.append(unit)  # a manual page starts: its name heads the sections under it
+        unit_name = unit.title if unit is not None else unit_name
         prev: Heading | None = None
         prev_line: Line | None = None
         head_width = 0.0
@@ -185,6 +192,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 if head is not None:
                     found.append(Heading(lay.number, head, round(ln.size, 1), ln.bold, ln.y0,
                                          numbering=parse_numbering(head), run_in=True))
+                elif prev is not None and not prev.after:
+                    prev.after = text
                 prev, prev_line = None, None
                 continue
             text = " ".join(ln.text.split())
@@ -229,6 +238,25 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
     return found
 
 
+# A manual page's header line as groff's man macros set it: "ls(1) User Commands ls(1)", the page's name and section
+# at both ends.
+_MAN_HEADER = re.compile(r"^(?P<name>[\w.+:@-]+\(\d[\w]{0,4}\))\s+\S.*\s(?P=name)$")
+
+
+def _unit_title(lay: PageLayout) -> Heading | None:
+    """The name of the manual page a page belongs to, from its header line in the top margin, as a heading.
+
+    Man pages printed one after the other (``man -t``, a package's collected pages) have no contents and no head
+    naming each page: the header line, page furniture elsewhere, is the only place the name is set."""
+    for ln in lay.lines[:2]:
+        if ln.y1 >= lay.height * MARGIN:
+            break
+        m = _MAN_HEADER.match(" ".join(ln.text.split()))
+        if m:
+            return Heading(lay.number, m.group("name"), round(ln.size, 1), ln.bold, ln.y0, unit=True)
+    return None
+
+
 def _join(head: str, more: str) -> str:
     """A heading's next line appended; a word hyphenated at the line end ("pack- ages") is mended."""
     if head.endswith("-") and head[-2:-1].isalpha() and more[:1].islower():
@@ -258,22 +286,80 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
         ys = Counter(round(h.y0 / 3) for h in group)
         return ys.most_common(1)[0][1] >= 0.6 * len(group)
 
-    dropped = {id(h) for g in shapes.values() if running(g) for h in g}
+    recurring, lead = _recurring_sections(found, limit)
+    unit_pages = {h.page for h in found if h.unit}
+    if recurring and not all(h.page in unit_pages for h in found if h.title.casefold() == lead):
+        # No header names the units (DocBook's reference entries): each one's name is on the first line of its
+        # "Name" section ("def-constant — Binds a symbol"); the name heads the unit, and the sections that recur
+        # under every entry stay out of the outline, as FOP's outline leaves them.
+        named = [h for h in found if h.title.casefold() == lead and _NAME_LINE.match(h.after)]
+        if len(named) >= limit:
+            names = {id(h): Heading(h.page, _NAME_LINE.match(h.after).group(1), h.size, h.bold, h.y0)  # type: ignore[union-attr]
+                     for h in named}
+            found[:] = [x for h in found for x in ((names[id(h)], h) if id(h) in names else (h,))]
+        recurring = set()
+    dropped = {id(h) for g in shapes.values() if running(g) for h in g if h.title.casefold() not in recurring}
     # One title set twice on one page is a label, not a section: a figure's or a table's heads drawn again beside
     # a second copy ("South West North East" over two bidding diagrams), a cross-reference line repeated.
     on_page = Counter((h.page, h.title.casefold()) for h in found)
-    found[:] = [h for h in found if exact[h.title.casefold()] < limit and id(h) not in dropped
+    found[:] = [h for h in found if (exact[h.title.casefold()] < limit or h.title.casefold() in recurring) and id(h) not in dropped
                 and on_page[(h.page, h.title.casefold())] == 1]
+
+
+def _recurring_sections(found: list[Heading], limit: int) -> tuple[set[str], str]:
+    """Titles (casefolded), and the first of them, that recur as the sections of a series of like documents bound in one file: manual pages
+    ("NAME", "SYNOPSIS", "DESCRIPTION" ... under every page), generated reference entries.
+
+    A series shows as cycles: split the repeated titles at each return of the first one; three or more titles each
+    in at least half the cycles (at least ``limit`` of them), none twice in a cycle, always in one order. A title
+    repeated as a label ("Note", "Example") or a running head does not cycle with others."""
+    counts = Counter(h.title.casefold() for h in found if not h.unit)
+    series = [h.title.casefold() for h in found if not h.unit and counts[h.title.casefold()] >= limit]
+    # The series may start after repeated heads of the document's own (a guide's chapters before its manual pages).
+    best: tuple[set[str], str] = (set(), "")
+    for lead in dict.fromkeys(series):
+        members = _cycle_members(series[series.index(lead):], limit)
+        if len(members) > len(best[0]):
+            best = (members, lead)
+    return best
+
+
+def _cycle_members(series: list[str], limit: int) -> set[str]:
+    """The titles of a series that recur in every cycle starting at its first title, or an empty set."""
+    cycles: list[list[str]] = []
+    for t in series:
+        if t == series[0]:
+            cycles.append([])
+        if cycles:
+            cycles[-1].append(t)
+    if len(cycles) < limit or any(len(set(c)) < len(c) for c in cycles):
+        return set()
+    share = Counter(t for c in cycles for t in c)
+    members = {t for t, n in share.items() if n >= 0.5 * len(cycles)}
+    if len(members) < 3:
+        return set()
+    before: set[tuple[str, str]] = set()
+    for c in cycles:
+        kept = [t for t in c if t in members]
+        before |= {(a, b) for i, a in enumerate(kept) for b in kept[i + 1:]}
+    return set() if any((b, a) in before for a, b in before) else members
+
+
+# The first line of a reference entry's "Name" section: its name(s), a dash, what it does.
+_NAME_LINE = re.compile(r"^([^\s\u2014\u2013\u2212]{1,60}(?:,\s*[^\s\u2014\u2013\u2212]{1,60})*)\s+[\u2014\u2013\u2212-]\s+\S")
 
 
 def _drop_title_page(found: list[Heading]) -> None:
     """Drop the title page's lines (document title, edition, date): on page 1, unnumbered, in a style no
     heading after page 2 uses; and its date, whatever its style (a figure's labels may share it)."""
     later = {(h.size, h.bold) for h in found if h.page > 2}
-    found[:] = [h for h in found if not (h.page == 1 and h.numbering is None and (h.size, h.bold) not in later)
-                and not (h.page == 1 and DATE_LINE.match(h.title))]
+    found[:] = [h for h in found if h.unit or not (h.page == 1 and h.numbering is None and (h.size, h.bold) not in later)
+                and not (h.page == 1 and (DATE_LINE.match(h.title) or _THANKS.search(h.title)))]
 
 
+# A title or an author's name carrying a footnote mark (LaTeX's \\thanks: "J. Wiersma†", "The package∗"): read as
+# numbered ("J."), it escapes the title-page style test.
+_THANKS = re.compile(r"[^\W\d_][\u2020\u2021\u2217*\u00a7\u00b6]$")
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|" \
          r"nov(?:ember)?|dec(?:ember)?)\.?"
 # A date standing alone, perhaps with its version: "29 January 2020 (v0.5)", "Dec 17, 2022", "2022-12-17", "March 2021".
@@ -292,11 +378,12 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
     rarely list them) and unnumbered heads set below its top numbered level (``_drop_starred``). Levels are
     assigned again over what is kept.
     """
-    kept = [h for h in found if h.numbering is not None or (not h.title.endswith(":") and len(h.title.split()) <= 16
+    kept = [h for h in found if h.numbering is not None or h.unit or (not h.title.endswith(":") and len(h.title.split()) <= 16
                                                            and not _SIGNATURE.search(h.title) and not _CAPTION.match(h.title)
                                                            and not _STRAY_START.match(h.title))]
     kept = [h for h in kept if not _CONTACT.search(h.title)]  # "F. Pantigny f@example.org" reads as numbered "F."
     kept = _drop_entry_families(kept)
+    kept = _drop_figure_labels(kept)
     kept = _continuing_run_ins(kept)
     decimal = [h for h in kept if h.numbering is not None and h.numbering.kind in ("decimal", "letter")]
     if len(decimal) >= MIN_NUMBERED:
@@ -364,7 +451,8 @@ def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]
 
 MIN_NUMBERED = 5  # numbered headings before numbering is taken as the document's scheme
 # Code signatures and reference entries: "abort/1", "pgf_init()", "key=value", "\\macro{arg}", "⟨key⟩".
-_SIGNATURE = re.compile(r"(?:^|\s)[\w:.-]+/\d+(?:\s|$)|\w\(.*\)|[=\u27e8\u27e9{}\\<>]")
+# A plural in parentheses ("sequence(s)", "MSA(s)") is prose, not a call.
+_SIGNATURE = re.compile(r"(?:^|\s)[\w:.-]+/\d+(?:\s|$)|\w\((?!e?s\)).*\)|[=\u27e8\u27e9{}\\<>]")
 # Captions of floats ("Table 2: Variables", "Figure 3. Layout", "Listing 1 - main"), not sections.
 _CAPTION = re.compile(r"^(?:table|figure|fig\.|listing|algorithm)\s+[\dA-Z][\d.]*\s*[:.\u2013\u2014-]\s", re.I)
 # A line opening with a character no title opens with: a bullet glyph without Unicode ("\x88 item"), the tail of a
@@ -374,6 +462,26 @@ ENTRIES_PER_PAGE = 1.5  # a family set this densely is a reference listing; sect
 # An author's address on a title page ("F. Pantigny fpantigny@example.org"), a web address: not a section title.
 _CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://|www\.", re.I)
 FAMILY_SIZE = 4  # unnumbered headings sharing a leading word and a style before they read as reference entries
+
+
+def _drop_figure_labels(found: list[Heading]) -> list[Heading]:
+    """Drop the labels of a figure: two or more unnumbered heads on one page, each in a style no other page uses
+    ("RGB TEXT" and "CMYK TEXT" drawn large inside a diagram, "User A" over a figure's boxes at 30 and 20 pt), in a
+    document whose heads run over several pages. Its sections of one style are spread over its pages (a title
+    page's lines are dropped before)."""
+    pages = {h.page for h in found}
+    if len(pages) < FIGURE_PAGES:
+        return found
+    style_pages: dict[tuple, set[int]] = {}
+    for h in found:
+        style_pages.setdefault((h.size, h.bold), set()).add(h.page)
+    lone = [h for h in found if h.numbering is None and not h.unit and len(style_pages[(h.size, h.bold)]) == 1]
+    per_page = Counter(h.page for h in lone)
+    labels = {id(h) for h in lone if per_page[h.page] >= 2}
+    return [h for h in found if id(h) not in labels]
+
+
+FIGURE_PAGES = 4  # pages with heads before a style seen on one page only reads as a figure's labels
 
 
 def _drop_entry_families(found: list[Heading]) -> list[Heading]:
@@ -404,9 +512,10 @@ def assign_heading_levels(found: list[Heading]) -> None:
 
     styles = sorted({(-h.size, not h.bold) for h in found})
     rank = {s: i + 1 for i, s in enumerate(styles)}
-    parts = part_entries(found, style)
-    shift = 1 if parts else 0
+    parts = part_entries([h for h in found if not h.unit], style)
     part_styles = {style(h) for h in found if id(h) in parts}
+    parts |= {id(h) for h in found if h.unit}  # a manual page is above its sections as a Part is above chapters
+    shift = 1 if parts else 0
     learned: dict[tuple, Counter] = {}
     for h in found:
         n = h.numbering

@@ -421,9 +421,31 @@ def body_after_listing(raws: list[_Raw]) -> set[int]:
 
 
 def page_is_toc(raws: list[_Raw], line_count: int) -> bool:
-    """Enough of the page is TOC entries with page numbers to trust it."""
+    """Enough of the page is TOC entries with page numbers to trust it, listed in page order."""
     numbered = sum(1 for r in raws if r.parsed.page is not None)
-    return numbered >= 3 and numbered >= 0.35 * max(line_count, 1)
+    return numbered >= 3 and numbered >= 0.35 * max(line_count, 1) and in_page_order(raws)
+
+
+OUT_OF_ORDER = 0.1  # share of steps between listed page numbers that may go back in a contents (at least one)
+
+
+def in_page_order(raws: list[_Raw]) -> bool:
+    """The page numbers of a page's entries run forward, as a contents lists its sections: a back-of-book index (its
+    terms in alphabetical order, pointing anywhere) or a change history within the first pages of a short document
+    is set like a contents but is not one. Roman front matter comes before the body's arabic pages; numbering that
+    starts again (appendices, Parts) goes back once or a few times. Two columns whose lines were split where they met
+    read left column first."""
+    paged = [r for r in raws if r.parsed.page is not None]
+    if len(paged) < 2:
+        return True
+    mid = (min(r.line.x0 for r in paged) + max(r.line.x1 for r in paged)) / 2
+
+    def back(rows: list[_Raw]) -> int:
+        keys = [(r.parsed.page.kind == "arabic", r.parsed.page.value) for r in rows]  # type: ignore[union-attr]
+        return sum(1 for a, b in zip(keys, keys[1:]) if b < a)
+
+    by_column = [r for r in paged if r.line.x0 < mid] + [r for r in paged if r.line.x0 >= mid]
+    return min(back(paged), back(by_column)) <= max(1, OUT_OF_ORDER * (len(paged) - 1))
 
 
 # -- the whole TOC -------------------------------------------------------------------------
