@@ -27,6 +27,7 @@ pymupdf.TOOLS.mupdf_display_warnings(False)
 class OpenLimits:
     max_bytes: int = 1 << 30  # 1 GiB
     max_pages: int = 20_000
+    kept_textpage_chars: int = 1_000_000  # text layer characters whose TextPages are kept for layouts (PdfSource)
 
 
 def _sniff(path: Path, limits: OpenLimits) -> None:
@@ -47,6 +48,12 @@ def _sniff(path: Path, limits: OpenLimits) -> None:
     # as markup (HTML, XML: an error page saved as .pdf) only mentions "%PDF-" in its text.
     if head[:at].lstrip(b"\xef\xbb\xbf\xfe\xff\x00 \t\r\n").startswith(b"<"):
         raise DocumentError("not a PDF (an HTML or XML document)", "not_pdf")
+
+
+# Plain text and positioned lines are both read from a page's TextPage (MuPDF's structured text: three quarters of
+# what reading a page's text costs), so the TextPage a page's text was read from is kept for its layout. Pages are
+# read in order, so the first ones are kept (contents listings are there). A TextPage takes about 50 bytes a
+# character: ``OpenLimits.kept_textpage_chars``'s default, 1M characters, is ~50 MB.
 
 
 class PdfSource:
@@ -83,9 +90,14 @@ class PdfSource:
         self.huge: dict[int, int] = {}  # pages whose text layer was cut to HUGE_TEXT_CHARS -> its full length
         self._text: dict[int, str] = {}
         self._layout: dict[int, PageLayout] = {}
+        # Pages whose text was read, with the TextPage it was read from, until their layout is built from the same
+        # TextPage (``layout``); bounded by ``limits.kept_textpage_chars``.
+        self._textpages: dict[int, tuple[pymupdf.Page, pymupdf.TextPage]] = {}
+        self._kept_chars, self._keep_chars = 0, limits.kept_textpage_chars
         self._labels: list[str | None] | None = None
 
     def close(self) -> None:
+        self._textpages.clear()
         self.doc.close()
 
     def __enter__(self) -> "PdfSource":
@@ -101,13 +113,19 @@ class PdfSource:
         (summaries, tables, search) would pay for the junk."""
         if number not in self._text:
             try:
-                text = self.doc[number - 1].get_text("text", sort=False)
+                # The TextPage get_text("text") would make, kept for the page's layout (OpenLimits.kept_textpage_chars)
+                page = self.doc[number - 1]
+                textpage = page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT)
+                text = page.get_text("text", textpage=textpage, sort=False)
             except Exception:
                 text = ""
                 self.unreadable.add(number)
             if len(text) > HUGE_TEXT_CHARS:
                 self.huge[number] = len(text)
                 text = text[:HUGE_TEXT_CHARS]
+            elif number not in self.unreadable and self._kept_chars + len(text) <= self._keep_chars:
+                self._textpages[number] = (page, textpage)
+                self._kept_chars += len(text)
             self._text[number] = text
         return self._text[number]
 
@@ -136,13 +154,15 @@ class PdfSource:
                     number=number, width=rect.width, height=rect.height, label=self.labels()[number - 1],
                     text=text, error=f"text layer of {self.huge[number]} characters: not laid out")
             else:
-                lay = extract_layout(self.doc[number - 1], number, self.labels()[number - 1], links=False)
+                page, textpage = self._textpages.pop(number, (self.doc[number - 1], None))
+                lay = extract_layout(page, number, self.labels()[number - 1], links=False, textpage=textpage)
                 lay.read_links = lambda: page_links(self.doc[number - 1])  # only a contents page's are needed
                 self._layout[number] = lay
         return self._layout[number]
 
     def set_layout(self, layout: PageLayout) -> None:
         """Replace a page's layout (OCR does this for scanned pages)."""
+        self._textpages.pop(layout.number, None)
         self._layout[layout.number] = layout
         self._text[layout.number] = layout.text
 
@@ -222,12 +242,14 @@ def labels_from_rules(rules: list[dict], page_count: int) -> list[str | None]:
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
 
 
-def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None, links: bool = True) -> PageLayout:
+def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None, links: bool = True,
+                   textpage: "pymupdf.TextPage | None" = None) -> PageLayout:
     """Visual lines of a page, merging PyMuPDF lines that share a baseline across blocks; its internal links
-    unless ``links`` is False (``PdfSource.layout`` reads them when first asked for)."""
+    unless ``links`` is False (``PdfSource.layout`` reads them when first asked for). ``textpage``: the page's
+    TextPage made with TEXTFLAGS_TEXT, when one was made already (the same lines as without it)."""
     rect = page.rect
     try:
-        data = page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT)
+        data = page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT, textpage=textpage)
     except Exception as exc:
         return PageLayout(number=number, width=rect.width, height=rect.height, label=label, error=f"text layer unreadable: {exc}")
     lines = merge_visual_lines(_fragments(data))

@@ -9,7 +9,8 @@ from pathlib import Path
 import pymupdf
 
 from parsers.layout import Line, Word
-from parsers.pdf import PdfSource, extract_layout
+from parsers.pdf import OpenLimits, PdfSource, extract_layout
+from tests.pdfs import chapter_pages
 
 
 def _eager(page: pymupdf.Page) -> list[dict]:
@@ -102,3 +103,19 @@ def test_words_built_on_first_read_behave_like_a_list_field(tmp_path: Path) -> N
     given = Line("y", 0, 0, 1, 1, words=[Word("y", 0, 0, 1, 1)])
     given.words_from(lambda: [])  # words given to the constructor win over a builder
     assert [w.text for w in given.words] == ["y"]
+
+
+def test_a_layout_read_from_the_textpage_its_text_was_read_from_matches_a_fresh_reading(tmp_path: Path) -> None:
+    path = _mixed_pdf(tmp_path / "mixed.pdf")
+    with pymupdf.open(path) as doc:
+        chapter_pages(doc, [["1 Introduction", "", "1.1 Scope"]])
+        doc.save(tmp_path / "book.pdf")
+    with pymupdf.open(tmp_path / "book.pdf") as doc:
+        fresh_text = [page.get_text("text", sort=False) for page in doc]
+        fresh = [[asdict(ln) for ln in extract_layout(page, n, links=False).lines] for n, page in enumerate(doc, 1)]
+    # Every TextPage kept, none kept (a budget below one page), and some: the same text and the same lines.
+    for budget in (1_000_000, 10, len(fresh_text[0]) + len(fresh_text[1])):
+        with PdfSource(tmp_path / "book.pdf", OpenLimits(kept_textpage_chars=budget)) as pdf:
+            assert [pdf.text(n) for n in range(1, 5)] == fresh_text
+            assert [[asdict(ln) for ln in pdf.layout(n).lines] for n in range(1, 5)] == fresh
+            assert pdf.layout(2).lines[0].text == "1 Introduction"
