@@ -154,7 +154,8 @@ class PdfSource:
                     number=number, width=rect.width, height=rect.height, label=self.labels()[number - 1],
                     text=text, error=f"text layer of {self.huge[number]} characters: not laid out")
             else:
-                page, textpage = self._textpages.pop(number, (self.doc[number - 1], None))
+                kept = self._textpages.pop(number, None)
+                page, textpage = kept if kept is not None else (self.doc[number - 1], None)
                 lay = extract_layout(page, number, self.labels()[number - 1], links=False, textpage=textpage)
                 lay.read_links = lambda: page_links(self.doc[number - 1])  # only a contents page's are needed
                 self._layout[number] = lay
