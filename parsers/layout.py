@@ -23,6 +23,29 @@ class Word:
     bold: bool | None = None
 
 
+class _Words:
+    """``Line.words``, which a line may be given as a function that builds them when first read.
+
+    A dataclass field whose default is a descriptor (Python's "descriptor-typed fields"): the constructor, ``replace``,
+    ``asdict`` and equality still see a plain list. Word boxes are read on contents pages only, while the headings
+    fallback lays out every page, and building them cost as much as the rest of the layout.
+    """
+
+    def __get__(self, line: "Line | None", owner: type | None = None) -> "list[Word] | None":
+        if line is None:
+            return None  # the field's default: no words given
+        state = line.__dict__
+        words = state.get("_words")
+        if words is None:
+            build = state.pop("_build_words", None)
+            words = state["_words"] = build() if build is not None else []
+        return words
+
+    def __set__(self, line: "Line", words: "list[Word] | None") -> None:
+        line.__dict__["_words"] = words
+        line.__dict__.pop("_build_words", None)
+
+
 @dataclass
 class Line:
     """One visual line: words sharing a baseline, left to right."""
@@ -35,11 +58,16 @@ class Line:
     size: float = 0.0  # dominant font size in points (0 when unknown, e.g. OCR)
     bold: bool = False
     font: str = ""
-    words: list[Word] = field(default_factory=list)
+    words: list[Word] = _Words()  # type: ignore[assignment]
     # Widest horizontal gap between the fragments merged into this line (points); a gap of
     # several font sizes means two columns share a baseline, not one heading.
     max_gap: float = 0.0
     mono: bool = False  # the dominant font is fixed-pitch (the font's own flag): code, whatever its name
+
+    def words_from(self, build: Callable[[], list[Word]]) -> None:
+        """Have ``words`` built by ``build`` when first read, unless they were given."""
+        if self.__dict__.get("_words") is None:
+            self.__dict__["_build_words"] = build
 
 
 @dataclass

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -26,6 +27,7 @@ pymupdf.TOOLS.mupdf_display_warnings(False)
 class OpenLimits:
     max_bytes: int = 1 << 30  # 1 GiB
     max_pages: int = 20_000
+    kept_textpage_chars: int = 1_000_000  # text layer characters whose TextPages are kept for layouts (PdfSource)
 
 
 def _sniff(path: Path, limits: OpenLimits) -> None:
@@ -46,6 +48,12 @@ def _sniff(path: Path, limits: OpenLimits) -> None:
     # as markup (HTML, XML: an error page saved as .pdf) only mentions "%PDF-" in its text.
     if head[:at].lstrip(b"\xef\xbb\xbf\xfe\xff\x00 \t\r\n").startswith(b"<"):
         raise DocumentError("not a PDF (an HTML or XML document)", "not_pdf")
+
+
+# Plain text and positioned lines are both read from a page's TextPage (MuPDF's structured text: three quarters of
+# what reading a page's text costs), so the TextPage a page's text was read from is kept for its layout. Pages are
+# read in order, so the first ones are kept (contents listings are there). A TextPage takes about 50 bytes a
+# character: ``OpenLimits.kept_textpage_chars``'s default, 1M characters, is ~50 MB.
 
 
 class PdfSource:
@@ -82,9 +90,14 @@ class PdfSource:
         self.huge: dict[int, int] = {}  # pages whose text layer was cut to HUGE_TEXT_CHARS -> its full length
         self._text: dict[int, str] = {}
         self._layout: dict[int, PageLayout] = {}
+        # Pages whose text was read, with the TextPage it was read from, until their layout is built from the same
+        # TextPage (``layout``); bounded by ``limits.kept_textpage_chars``.
+        self._textpages: dict[int, tuple[pymupdf.Page, pymupdf.TextPage]] = {}
+        self._kept_chars, self._keep_chars = 0, limits.kept_textpage_chars
         self._labels: list[str | None] | None = None
 
     def close(self) -> None:
+        self._textpages.clear()
         self.doc.close()
 
     def __enter__(self) -> "PdfSource":
@@ -100,13 +113,19 @@ class PdfSource:
         (summaries, tables, search) would pay for the junk."""
         if number not in self._text:
             try:
-                text = self.doc[number - 1].get_text("text", sort=False)
+                # The TextPage get_text("text") would make, kept for the page's layout (OpenLimits.kept_textpage_chars)
+                page = self.doc[number - 1]
+                textpage = page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT)
+                text = page.get_text("text", textpage=textpage, sort=False)
             except Exception:
                 text = ""
                 self.unreadable.add(number)
             if len(text) > HUGE_TEXT_CHARS:
                 self.huge[number] = len(text)
                 text = text[:HUGE_TEXT_CHARS]
+            elif number not in self.unreadable and self._kept_chars + len(text) <= self._keep_chars:
+                self._textpages[number] = (page, textpage)
+                self._kept_chars += len(text)
             self._text[number] = text
         return self._text[number]
 
@@ -135,13 +154,16 @@ class PdfSource:
                     number=number, width=rect.width, height=rect.height, label=self.labels()[number - 1],
                     text=text, error=f"text layer of {self.huge[number]} characters: not laid out")
             else:
-                lay = extract_layout(self.doc[number - 1], number, self.labels()[number - 1], links=False)
+                kept = self._textpages.pop(number, None)
+                page, textpage = kept if kept is not None else (self.doc[number - 1], None)
+                lay = extract_layout(page, number, self.labels()[number - 1], links=False, textpage=textpage)
                 lay.read_links = lambda: page_links(self.doc[number - 1])  # only a contents page's are needed
                 self._layout[number] = lay
         return self._layout[number]
 
     def set_layout(self, layout: PageLayout) -> None:
         """Replace a page's layout (OCR does this for scanned pages)."""
+        self._textpages.pop(layout.number, None)
         self._layout[layout.number] = layout
         self._text[layout.number] = layout.text
 
@@ -221,31 +243,53 @@ def labels_from_rules(rules: list[dict], page_count: int) -> list[str | None]:
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.I)
 
 
-def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None, links: bool = True) -> PageLayout:
+def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None, links: bool = True,
+                   textpage: "pymupdf.TextPage | None" = None) -> PageLayout:
     """Visual lines of a page, merging PyMuPDF lines that share a baseline across blocks; its internal links
-    unless ``links`` is False (``PdfSource.layout`` reads them when first asked for)."""
+    unless ``links`` is False (``PdfSource.layout`` reads them when first asked for). ``textpage``: the page's
+    TextPage made with TEXTFLAGS_TEXT, when one was made already (the same lines as without it)."""
     rect = page.rect
-    raw: list[tuple[float, float, float, float, str, float, bool, str, bool]] = []
     try:
-        data = page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT)
+        data = page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT, textpage=textpage)
     except Exception as exc:
         return PageLayout(number=number, width=rect.width, height=rect.height, label=label, error=f"text layer unreadable: {exc}")
-    for block in data.get("blocks", []):
-        for line in block.get("lines", []):
-            spans = [s for s in line.get("spans", []) if s.get("text", "").strip()]
-            if not spans:
-                continue
-            text = "".join(s["text"] for s in line["spans"]).strip()
-            # the span with the most letters decides size / weight (not a run of leader dots or the page number)
-            main = spans[0] if len(spans) == 1 else max(
-                spans, key=lambda s: sum(map(str.isalpha, s["text"])) * 1000 + len(s["text"].strip()))
-            bold = bool(main.get("flags", 0) & 16) or bool(_BOLD_FONT.search(main.get("font", "")))
-            x0, y0, x1, y1 = line["bbox"]
-            mono = bool(main.get("flags", 0) & pymupdf.TEXT_FONT_MONOSPACED)
-            raw.append((x0, y0, x1, y1, text, round(float(main.get("size", 0.0)), 1), bold, main.get("font", ""), mono))
-    lines = merge_visual_lines(raw)
+    lines = merge_visual_lines(_fragments(data))
     text = "\n".join(line.text for line in lines)
     return PageLayout(number=number, width=rect.width, height=rect.height, label=label, lines=lines, text=text, links=page_links(page) if links else [])
+
+
+def _fragments(data: dict) -> list[tuple]:
+    """One (x0, y0, x1, y1, text, size, bold, font, mono) per PyMuPDF line with text, its style from its main span.
+
+    This loop runs once per span of every page the headings fallback lays out (TeX sets each word and each space
+    as a span of its own), so it avoids work whose result cannot matter: when all of a line's spans share size,
+    flags and font, any of them is the main one, and the bold test by font name is asked once per font.
+    """
+    raw: list[tuple] = []
+    bold_name: dict[str, bool] = {}
+    mono_flag = pymupdf.TEXT_FONT_MONOSPACED
+    for block in data.get("blocks", []):
+        for line in block.get("lines", []):
+            all_spans = line.get("spans", [])
+            # str.strip() is falsy exactly for "" and all-white-space strings, which isspace() tells without a copy
+            spans = [s for s in all_spans if s.get("text", "") and not s["text"].isspace()]
+            if not spans:
+                continue
+            text = (spans[0]["text"] if len(all_spans) == 1 else "".join(s["text"] for s in all_spans)).strip()
+            main = spans[0]
+            if len(spans) > 1:
+                first = (main.get("size"), main.get("flags"), main.get("font"))
+                if any((s.get("size"), s.get("flags"), s.get("font")) != first for s in spans):
+                    # the span with the most letters decides size / weight (not a run of leader dots or the page number)
+                    main = max(spans, key=lambda s: sum(map(str.isalpha, s["text"])) * 1000 + len(s["text"].strip()))
+            flags, font = main.get("flags", 0), main.get("font", "")
+            named = bold_name.get(font)
+            if named is None:
+                named = bold_name[font] = bool(_BOLD_FONT.search(font))
+            x0, y0, x1, y1 = line["bbox"]
+            raw.append((x0, y0, x1, y1, text, round(float(main.get("size", 0.0)), 1), bool(flags & 16) or named, font,
+                        bool(flags & mono_flag)))
+    return raw
 
 
 def page_links(page: "pymupdf.Page") -> list[tuple[float, float, int]]:
@@ -292,40 +336,43 @@ def merge_visual_lines(raw: list[tuple]) -> list[Line]:
         gy0, gy1 = frag[1], frag[3]
     lines: list[Line] = []
     for group in groups:
-        group.sort(key=lambda f: f[0])
-        words: list[Word] = []
-        for frag in group:
-            x0, y0, x1, y1, text = frag[:5]
-            weight = frag[6] if len(frag) > 6 else None
-            parts = text.split()
-            if not parts:
-                continue
-            # Word boxes are spread over the fragment proportionally to character counts.
-            total = max(sum(len(p) for p in parts) + len(parts) - 1, 1)
-            pos = 0
-            width = x1 - x0
-            for part in parts:
-                wx0 = x0 + width * pos / total
-                pos += len(part)
-                wx1 = x0 + width * pos / total
-                pos += 1
-                words.append(Word(part, wx0, y0, wx1, y1, weight))
-        main = group[0] if len(group) == 1 else max(  # not the leader dots
-            group, key=lambda f: (sum(map(str.isalpha, f[4])), len(f[4])))
-        gaps = [b[0] - a[2] for a, b in zip(group, group[1:])]
-        lines.append(
-            Line(
-                text=" ".join(f[4] for f in group),
-                x0=min(f[0] for f in group),
-                y0=min(f[1] for f in group),
-                x1=max(f[2] for f in group),
-                y1=max(f[3] for f in group),
-                size=main[5],
-                bold=main[6],
-                font=main[7],
-                words=words,
-                max_gap=max(gaps, default=0.0),
-                mono=bool(main[8]) if len(main) > 8 else False,
-            )
-        )
+        if len(group) == 1:
+            main = group[0]
+            x0, y0, x1, y1, text = main[:5]
+            gaps: list[float] = []
+        else:
+            group.sort(key=lambda f: f[0])
+            main = max(group, key=lambda f: (sum(map(str.isalpha, f[4])), len(f[4])))  # not the leader dots
+            text = " ".join(f[4] for f in group)
+            x0, y0 = min(f[0] for f in group), min(f[1] for f in group)
+            x1, y1 = max(f[2] for f in group), max(f[3] for f in group)
+            gaps = [b[0] - a[2] for a, b in zip(group, group[1:])]
+        line = Line(text=text, x0=x0, y0=y0, x1=x1, y1=y1, size=main[5], bold=main[6], font=main[7],
+                    max_gap=max(gaps, default=0.0), mono=bool(main[8]) if len(main) > 8 else False)
+        # Word boxes are asked for on contents pages, not on the body pages the headings fallback reads: built
+        # when first read (the same boxes as built here).
+        line.words_from(partial(_fragment_words, group))
+        lines.append(line)
     return lines
+
+
+def _fragment_words(group: list[tuple]) -> list[Word]:
+    """Word boxes of a visual line's fragments (left to right), spread over each fragment proportionally to
+    character counts."""
+    words: list[Word] = []
+    for frag in group:
+        x0, y0, x1, y1, text = frag[:5]
+        weight = frag[6] if len(frag) > 6 else None
+        parts = text.split()
+        if not parts:
+            continue
+        total = max(sum(len(p) for p in parts) + len(parts) - 1, 1)
+        pos = 0
+        width = x1 - x0
+        for part in parts:
+            wx0 = x0 + width * pos / total
+            pos += len(part)
+            wx1 = x0 + width * pos / total
+            pos += 1
+            words.append(Word(part, wx0, y0, wx1, y1, weight))
+    return words
