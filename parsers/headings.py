@@ -387,7 +387,8 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
     kept = _continuing_run_ins(kept)
     decimal = [h for h in kept if h.numbering is not None and h.numbering.kind in ("decimal", "letter")]
     if len(decimal) >= MIN_NUMBERED:
-        kept = [h for h in kept if h not in decimal or h.numbering.depth <= MAX_OUTLINE_DEPTH]  # type: ignore[union-attr]
+        numbered = {id(h) for h in decimal}  # by identity: a list's `in` compares whole dataclasses, quadratically
+        kept = [h for h in kept if id(h) not in numbered or h.numbering.depth <= MAX_OUTLINE_DEPTH]  # type: ignore[union-attr]
         kept = _drop_starred(kept, decimal)
         kept = _drop_list_items(kept, decimal)
         kept = _drop_document_title(kept, decimal)
