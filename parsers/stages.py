@@ -30,7 +30,7 @@ STAGES: dict[str, tuple[str, str]] = {
     "vision": ("1", "parsers/ocr_stage.py (_describe), providers/vision.py: figure and low-confidence page descriptions"),
     # structure 4: a contents listing itself and the front matter before it keep their pages; labels set twice on a
     # page and the title page's date are not headings (session 17g)
-    "structure": ("4", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+    "structure": ("5", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, ranges.py, providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
     # summaries 3: the description names the kind of report and a current report's Items (issue 16)
