@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Sequence
 
+from parsers import exhibit_index
 from parsers import filing_anatomy as fa
 from parsers.filings import merge_in_page_order
 from parsers.numbering import roman_to_int
@@ -101,13 +102,18 @@ def add_exhibits(
     """A filing's entries with children for each long exhibit after its last Item that has a structure of its
     own, and then a level-1 entry for every exhibit, so that structure stays inside its exhibit; unchanged when
     no exhibit has one (filers' own outlines rarely list exhibits) or the entries name no Item."""
-    items = [e.page for e in entries if fa.parse_item(e.title)]
+    items = [e for e in entries if fa.parse_item(e.title)]
     if not items:
         return entries, {}
-    starts = exhibit_starts(max(items) + 1, page_count, text)
+    last_item = max(e.page for e in items)
+    starts = exhibit_starts(last_item + 1, page_count, text)
+    unlabelled = _unlabelled(items, last_item, page_count, text, starts)
+    starts = sorted(starts + unlabelled)
     if not starts:
         return entries, {}
     info: dict[str, Any] = {"exhibits": len(starts), "added": 0, "subtrees": []}
+    if unlabelled:
+        info["from_index"] = len(unlabelled)
     bounds = sorted({p for p, _ in starts} | {e.page for e in entries if e.level == 1})
     children: dict[int, list[Entry]] = {}
     for page, label in starts:
@@ -130,13 +136,31 @@ def add_exhibits(
     entries = merge_in_page_order(entries, extra)
     out: list[Entry] = []
     done: set[int] = set()
+    named = {title_key(label) for _, label in starts}
     for i, e in enumerate(entries):
         out.append(e)
         kids = children.get(e.page)
-        if kids and e.page not in done and _LABEL.match(e.title) and not (i + 1 < len(entries) and entries[i + 1].level > e.level):
+        if kids and e.page not in done and title_key(e.title) in named and not (i + 1 < len(entries) and entries[i + 1].level > e.level):
             done.add(e.page)
             out.extend(Entry(e.level + k.level, k.title, k.page) for k in kids)
     return out, info
+
+
+def _unlabelled(
+    items: list[Entry], last_item: int, page_count: int, text: Callable[[int], str], labelled: list[tuple[int, str]],
+) -> list[tuple[int, str]]:
+    """Exhibits whose first page names no label, found by their titles in the exhibit index, which is in or after
+    the Item on exhibits (10-K Item 15, 10-Q Item 6) and before them."""
+    on_exhibits = [e.page for e in items if re.search(r"\bexhibits?\b", e.title, re.I)]
+    # The index precedes the exhibits it lists: a page after the first labelled one is an exhibit's own.
+    end = min((p - 1 for p, _ in labelled), default=page_count)
+    rows, last = exhibit_index.index_rows(min(on_exhibits, default=last_item), end, text)
+    if not rows:
+        return []
+    numbers = {n for n in (exhibit_index.exhibit_number(label) for _, label in labelled) if n}
+    pages = {p for p, _ in labelled}
+    found = exhibit_index.unlabelled_starts(rows, max(last, last_item) + 1, page_count, text, numbers)
+    return [(p, label) for p, label in found if p not in pages]
 
 
 def contents_children(
