@@ -17,7 +17,7 @@ from typing import Callable
 MIN_ROWS = 3  # number-and-title rows on a page that make it (part of) an exhibit index
 HEAD_LINES = 5  # an exhibit's title block is among the first lines of its first page
 BLOCK_LINE = 90  # characters: a title block's lines are short; a paragraph's run to the margin
-MIN_SHARE = 0.6  # share of an index title's words that a title block must carry
+MIN_SHARE = 0.5  # weighted share of an index title's words that a title block must carry, its name's all
 MIN_WORDS = 3
 MAX_TITLE = 110
 
@@ -25,7 +25,12 @@ MAX_TITLE = 110
 # "filed herewith" / "management contract", then maybe the title on the same line.
 _ROW = re.compile(r"^\(?(?P<n>[1-9]\d?(?:\.\d{1,3})?(?:\s?\([a-z0-9]{1,3}\))?(?:\.\d{1,2})?)\)?\s*[*\u2020\u2021#+]*"
                   r"(?:\s+(?P<rest>\S.*))?$", re.I)
-_INCORPORATED = re.compile(r"\bincorporated\b.{0,80}\bby\s+reference\b|\bby\s+reference\s+(?:to|from)\b", re.I | re.S)
+# Incorporated by reference, said outright or as a citation in parentheses of the filing that carries the exhibit
+# ("(Exhibit 10.2 to the Company's Form 10-Q for the quarter ended ...)"); a schedule "in the form filed as Exhibit
+# 10(p) to the Annual Report" is filed with this one.
+_INCORPORATED = re.compile(r"\bincorporated\b.{0,80}\bby\s+reference\b|\bby\s+reference\s+(?:to|from)\b"
+                           r"|\(exhibit\s+\S+\s+(?:to|of|in)\b.{0,60}\b(?:form|report|registration\s+statement)\b",
+                           re.I | re.S)
 _SKIP = re.compile(r"^(?:\d{1,4}|table\s+of\s+contents)$", re.I)
 
 
@@ -76,7 +81,9 @@ def index_rows(first: int, page_count: int, text: Callable[[int], str]) -> tuple
         for number, body in rows:
             if _INCORPORATED.search(body):
                 continue
-            title = body
+            # Marks and notes after the title: "*", "— Filed with this document", "Filed herewith".
+            title = re.sub(r"(?:\s*[\u2014\u2013-]+\s*|\s+)(?:filed|furnished)\s+(?:herewith|with\s+this)\b.*$|[\s*\u2020\u2021]+$",
+                           "", body, flags=re.I)
             if len(title) > MAX_TITLE:
                 title = title[:MAX_TITLE].rsplit(" ", 1)[0]
                 title = re.sub(r"\s*\([^)]*$", "", title)  # a parenthesis cut open
@@ -91,6 +98,9 @@ def unlabelled_starts(
     their label) whose title block opens a page at or after ``first``."""
     wanted = [(r, _words(r.title)) for r in rows if r.number.casefold() not in labelled]
     wanted = [(r, w) for r, w in wanted if len(w) >= MIN_WORDS]
+    # An exhibit's title block prints its name in full (the title up to its first comma or parenthesis: "Acme
+    # Excess Savings Plan", not the "Excess Benefit Plan" beside it); the rest (dates, "as amended") may differ.
+    names = {r.number: _words(re.split(r",|\s\(", r.title, maxsplit=1)[0]) for r, _ in wanted}
     # Words most titles share (the filer's name, "plan", "amended effective") say little about which exhibit a
     # page opens: each word weighs 1 / the number of titles it is in.
     df: dict[str, int] = {}
@@ -103,7 +113,7 @@ def unlabelled_starts(
         head = _words(" ".join(_title_block(text(page))))
         best, share = None, 0.0
         for row, words in wanted:
-            if row.number in used:
+            if row.number in used or len(names[row.number]) < 2 or not names[row.number] <= head:
                 continue
             s = sum(1 / df[w] for w in words & head) / sum(1 / df[w] for w in words)
             if s >= MIN_SHARE and s > share:
@@ -120,8 +130,8 @@ def _title_block(page_text: str) -> list[str]:
     for line in _lines(page_text):
         if _SKIP.match(line):
             continue
-        if len(line) > BLOCK_LINE or len(out) == HEAD_LINES:
-            break
+        if len(line) > BLOCK_LINE or len(out) == HEAD_LINES or line.endswith(";") or re.match(r"^\([A-Za-z0-9]{1,3}\)", line):
+            break  # a paragraph, or a list's items ("(A) Deferrals of base pay;"): no title block
         out.append(line)
     return out
 

@@ -19,6 +19,8 @@ INDEX = ["Exhibit Index",
          "10(a)*", "Acme Corp. Officer Deferred Compensation Plan, as amended effective February 1, 2018",
          "10(b)", "Acme Corp. Director Stock Plan is incorporated by reference to Exhibit 10(c) to the Annual Report",
          "10(c)*", "Acme Corp. Management Incentive Plan, as amended effective February 1, 2018",
+         "10(d)", "Acme Corp. Excess Benefit Plan, as amended (Exhibit 10.2 to the Company's Form 10-Q for the quarter",
+         "ended March 31, 2020)",
          "21*", "List of the Company's Significant Subsidiaries", "91"]
 
 
@@ -54,12 +56,14 @@ def test_index_rows_filed_with_the_report() -> None:
         ("10(c)", "Acme Corp. Management Incentive Plan, as amended effective February 1, 2018"),
         ("21", "List of the Company's Significant Subsidiaries")]
     # Words every title shares ("Acme", "plan", "amended effective") do not pick an exhibit; a title block does.
-    pages = {2: "ACME CORP.\nMANAGEMENT INCENTIVE PLAN\n(As amended effective February 1, 2018)",
+    pages = {5: "ACME CORP.\nMANAGEMENT INCENTIVE PLAN\n(As amended effective February 1, 2018)",
              3: "ACME CORP.\nAmended effective February 1, 2018",
+             # Another plan of the filer's (its name not the title's in full): not the Management Incentive Plan.
+             2: "ACME CORP.\nDIRECTOR INCENTIVE PLAN\n(As amended effective February 1, 2018)",
              4: "8.5 No Right to Bonus.\nNothing herein confers upon the Participant a right to the Acme Corp. Officer "
                 "Deferred Compensation Plan and its awards."}
-    assert unlabelled_starts(rows, 2, 4, lambda n: pages[n], {"21"}) == [
-        (2, "Exhibit 10(c) Acme Corp. Management Incentive Plan, as amended effective February 1, 2018")]
+    assert unlabelled_starts(rows, 2, 5, lambda n: pages[n], {"21"}) == [
+        (5, "Exhibit 10(c) Acme Corp. Management Incentive Plan, as amended effective February 1, 2018")]
 
 
 def test_unlabelled_exhibits_get_their_own_subtree(tmp_path: Path) -> None:
