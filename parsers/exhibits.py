@@ -125,6 +125,8 @@ def add_exhibits(
             kids, how = statement_children(page, end, text), "headings"
         if not kids:
             kids, how = article_children(page, end, text), "articles"
+        if not kids:
+            kids, how = section_children(page, end, text), "sections"
         if kids:
             children[page] = kids
             info["subtrees"].append({"exhibit": label, "pages": [page, end], "from": how, "children": len(kids)})
@@ -308,6 +310,29 @@ def article_children(start: int, end: int, text: Callable[[int], str]) -> list[E
             if not _note_title(title):
                 continue
             out.append(Entry(1, shown, page))
+            expected += 1
+    return out if len(out) >= MIN_CHILDREN else []
+
+
+_RUN_IN = re.compile(r"^(?P<n>\d{1,2})\.\s+(?P<title>[A-Z][^.;:]{2,88}?)\.(?:\s|$)")
+
+
+def section_children(start: int, end: int, text: Callable[[int], str]) -> list[Entry]:
+    """The numbered sections of an award agreement or a plan without Articles or contents, run into their first
+    sentence ("2. Expiration. The Stock Option shall expire ...") or alone on their line ("3. Vesting and
+    Exercise."), numbered on from 1: a numbered list inside a section restarts at 1 or jumps, so it does not
+    continue them."""
+    out: list[Entry] = []
+    expected = 1
+    for page in range(start, end + 1):
+        lines = _lines(text(page))
+        for i, line in enumerate(lines):
+            if re.fullmatch(r"\d{1,2}\.", line) and i + 1 < len(lines):
+                line = f"{line} {lines[i + 1]}"  # the number on a line of its own ("1." / "Definitions.")
+            m = _RUN_IN.match(line)
+            if not m or int(m.group("n")) != expected or not _note_title(m.group("title")):
+                continue
+            out.append(Entry(1, f"{m.group('n')}. {m.group('title')}", page))
             expected += 1
     return out if len(out) >= MIN_CHILDREN else []
 
