@@ -1,14 +1,16 @@
 """Exhibits attached to a 10-K/10-Q PDF: each its own node, and a long one its own subtree.
 
 After the signatures a filing PDF carries the exhibits filed with it, each starting on a page whose first lines
-name it ("Exhibit 13.1", "EXHIBIT 10.20"; some repeat the label atop every page). An exhibit of MIN_PAGES or
+name it ("Exhibit 13.1", "EXHIBIT 10.20"; some repeat the label atop every page), or, without a label, on the page
+whose title block names an exhibit of the filing's exhibit index (``exhibit_index``). An exhibit of MIN_PAGES or
 more gets children:
 
 * its own contents page among its first pages (a credit agreement's "TABLE OF CONTENTS", a set of statements'
   "INDEX"), read with the front TOC's line reader and mapped with its own printed -> physical offset;
 * else the headings of an annual report or a set of financial statements (Exhibit 13, a subsidiary's statements
   in Exhibit 99): MD&A, selected financial data, the auditor's report, each statement by its Regulation S-X name,
-  and the notes one by one under "Notes to ... Financial Statements".
+  and the notes one by one under "Notes to ... Financial Statements";
+* else an agreement's Articles, else its numbered sections run into their text ("2. Expiration. The ...").
 
 When one does, every exhibit becomes a level-1 node, so an exhibit's own numbering ("Section 1.1 History" of a
 plan, "Note 1" of a subsidiary's statements) stays inside it instead of nesting into the filing's Items; when none
