@@ -11,6 +11,7 @@ their bookmarks name): real filing PDFs, not printed by us, the check that nothi
     .venv/bin/python benchmarks/filings_pdf.py make
     .venv/bin/python benchmarks/filings_pdf.py [--filings T1,T2] [--no-html] [--no-financebench]
     .venv/bin/python benchmarks/filings_pdf.py exhibits      # long exhibits of FinanceBench filings (benchmarks/exhibits.py)
+    .venv/bin/python benchmarks/filings_pdf.py labels        # share of filing pages with a printed label, per filing
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ def item_ids(triples: list, form: str) -> set[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("action", nargs="?", choices=("score", "make", "exhibits"), default="score")
+    ap.add_argument("action", nargs="?", choices=("score", "make", "exhibits", "labels"), default="score")
     ap.add_argument("--filings", default="", help="comma-separated tickers")
     ap.add_argument("--no-html", action="store_true", help="skip the HTML path's figures")
     ap.add_argument("--no-financebench", action="store_true", help="skip the FinanceBench filings")
@@ -131,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.action == "exhibits":
         return exhibits_section(argv)
+    if args.action == "labels":
+        return labels_section(argv, Path(args.financebench))
     corpus, pdf_dir = SETS["dev"]
     only = set(args.filings.split(",")) if args.filings else None
     make_pdfs(corpus, pdf_dir, only)
@@ -226,6 +229,48 @@ def exhibits_section(argv: list[str] | None) -> int:
     _write_section(HERE / "results" / "filings_pdf.md", md)
     print("\n".join(md))
     return 0
+
+
+def labels_section(argv: list[str] | None, folder: Path) -> int:
+    """Per FinanceBench 10-K/10-Q without /PageLabels: the share of pages whose ``label`` is a printed folio, and
+    the pages left without one whose first or last lines still end in a number (folios present but not read)."""
+    import re
+
+    from parsers.offsets import printed_labels
+    from parsers.pdf import PdfSource
+
+    rows = []
+    for pdf in sorted(folder.glob("*.pdf")):
+        if not re.search(r"10K|10Q", pdf.stem, re.I):
+            continue
+        with PdfSource(str(pdf)) as src:
+            labels = src.labels()
+            texts = [src.text(n) for n in range(1, src.page_count + 1)]
+        if any(labels):
+            continue  # /PageLabels: the PDF's own labels are used as they are
+        got = printed_labels(labels, texts)
+        unread = sum(1 for t, lab in zip(texts, got) if lab is None and _numbered_edge(t))
+        rows.append({"doc": pdf.stem, "pages": len(texts), "labelled": sum(1 for x in got if x), "unread": unread})
+    date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load = os.getloadavg()
+    command = " ".join([Path(sys.argv[0]).name] + (argv if argv is not None else sys.argv[1:]))
+    pages, labelled = sum(r["pages"] for r in rows), sum(r["labelled"] for r in rows)
+    md = [f"# filings_pdf labels ({date}; load {load[0]:.1f} on {os.cpu_count()} cpus)", "", f"`{command}`", "",
+          f"FinanceBench 10-K/10-Qs without /PageLabels ({len(rows)} filings, {pages} pages): pages whose `label` is "
+          f"the folio printed on them {labelled} ({labelled / pages:.1%}). 'Unread': pages without a label whose first "
+          "or last two lines carry a short line with a number (a folio not read, or an exhibit's label, a date).", "",
+          "| filing | pages | labelled | unread |", "|---|---|---|---|"]
+    md += [f"| {r['doc']} | {r['pages']} | {r['labelled'] / r['pages']:.0%} | {r['unread']} |" for r in rows]
+    _write_section(HERE / "results" / "filings_pdf.md", md)
+    print("\n".join(md))
+    return 0
+
+
+def _numbered_edge(text: str) -> bool:
+    import re
+
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return any(len(ln) <= 40 and re.search(r"(?:^|\s|-)(?:\d{1,3}|[A-Z]-\d{1,3})(?:\s|$)", ln) for ln in lines[:2] + lines[-2:])
 
 
 if __name__ == "__main__":

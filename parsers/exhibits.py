@@ -1,14 +1,16 @@
 """Exhibits attached to a 10-K/10-Q PDF: each its own node, and a long one its own subtree.
 
 After the signatures a filing PDF carries the exhibits filed with it, each starting on a page whose first lines
-name it ("Exhibit 13.1", "EXHIBIT 10.20"; some repeat the label atop every page). An exhibit of MIN_PAGES or
+name it ("Exhibit 13.1", "EXHIBIT 10.20"; some repeat the label atop every page), or, without a label, on the page
+whose title block names an exhibit of the filing's exhibit index (``exhibit_index``). An exhibit of MIN_PAGES or
 more gets children:
 
 * its own contents page among its first pages (a credit agreement's "TABLE OF CONTENTS", a set of statements'
   "INDEX"), read with the front TOC's line reader and mapped with its own printed -> physical offset;
 * else the headings of an annual report or a set of financial statements (Exhibit 13, a subsidiary's statements
   in Exhibit 99): MD&A, selected financial data, the auditor's report, each statement by its Regulation S-X name,
-  and the notes one by one under "Notes to ... Financial Statements".
+  and the notes one by one under "Notes to ... Financial Statements";
+* else an agreement's Articles, else its numbered sections run into their text ("2. Expiration. The ...").
 
 When one does, every exhibit becomes a level-1 node, so an exhibit's own numbering ("Section 1.1 History" of a
 plan, "Note 1" of a subsidiary's statements) stays inside it instead of nesting into the filing's Items; when none
@@ -21,6 +23,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Sequence
 
+from parsers import exhibit_index
 from parsers import filing_anatomy as fa
 from parsers.filings import merge_in_page_order
 from parsers.numbering import roman_to_int
@@ -101,13 +104,18 @@ def add_exhibits(
     """A filing's entries with children for each long exhibit after its last Item that has a structure of its
     own, and then a level-1 entry for every exhibit, so that structure stays inside its exhibit; unchanged when
     no exhibit has one (filers' own outlines rarely list exhibits) or the entries name no Item."""
-    items = [e.page for e in entries if fa.parse_item(e.title)]
+    items = [e for e in entries if fa.parse_item(e.title)]
     if not items:
         return entries, {}
-    starts = exhibit_starts(max(items) + 1, page_count, text)
+    last_item = max(e.page for e in items)
+    starts = exhibit_starts(last_item + 1, page_count, text)
+    unlabelled = _unlabelled(items, last_item, page_count, text, starts)
+    starts = sorted(starts + unlabelled)
     if not starts:
         return entries, {}
     info: dict[str, Any] = {"exhibits": len(starts), "added": 0, "subtrees": []}
+    if unlabelled:
+        info["from_index"] = len(unlabelled)
     bounds = sorted({p for p, _ in starts} | {e.page for e in entries if e.level == 1})
     children: dict[int, list[Entry]] = {}
     for page, label in starts:
@@ -119,6 +127,8 @@ def add_exhibits(
             kids, how = statement_children(page, end, text), "headings"
         if not kids:
             kids, how = article_children(page, end, text), "articles"
+        if not kids:
+            kids, how = section_children(page, end, text), "sections"
         if kids:
             children[page] = kids
             info["subtrees"].append({"exhibit": label, "pages": [page, end], "from": how, "children": len(kids)})
@@ -130,13 +140,31 @@ def add_exhibits(
     entries = merge_in_page_order(entries, extra)
     out: list[Entry] = []
     done: set[int] = set()
+    named = {title_key(label) for _, label in starts}
     for i, e in enumerate(entries):
         out.append(e)
         kids = children.get(e.page)
-        if kids and e.page not in done and _LABEL.match(e.title) and not (i + 1 < len(entries) and entries[i + 1].level > e.level):
+        if kids and e.page not in done and title_key(e.title) in named and not (i + 1 < len(entries) and entries[i + 1].level > e.level):
             done.add(e.page)
             out.extend(Entry(e.level + k.level, k.title, k.page) for k in kids)
     return out, info
+
+
+def _unlabelled(
+    items: list[Entry], last_item: int, page_count: int, text: Callable[[int], str], labelled: list[tuple[int, str]],
+) -> list[tuple[int, str]]:
+    """Exhibits whose first page names no label, found by their titles in the exhibit index, which is in or after
+    the Item on exhibits (10-K Item 15, 10-Q Item 6) and before them."""
+    on_exhibits = [e.page for e in items if re.search(r"\bexhibits?\b", e.title, re.I)]
+    # The index precedes the exhibits it lists: a page after the first labelled one is an exhibit's own.
+    end = min((p - 1 for p, _ in labelled), default=page_count)
+    rows, last = exhibit_index.index_rows(min(on_exhibits, default=last_item), end, text)
+    if not rows:
+        return []
+    numbers = {n for n in (exhibit_index.exhibit_number(label) for _, label in labelled) if n}
+    pages = {p for p, _ in labelled}
+    found = exhibit_index.unlabelled_starts(rows, max(last, last_item) + 1, page_count, text, numbers)
+    return [(p, label) for p, label in found if p not in pages]
 
 
 def contents_children(
@@ -284,6 +312,29 @@ def article_children(start: int, end: int, text: Callable[[int], str]) -> list[E
             if not _note_title(title):
                 continue
             out.append(Entry(1, shown, page))
+            expected += 1
+    return out if len(out) >= MIN_CHILDREN else []
+
+
+_RUN_IN = re.compile(r"^(?P<n>\d{1,2})\.\s+(?P<title>[A-Z][^.;:]{2,88}?)\.(?:\s|$)")
+
+
+def section_children(start: int, end: int, text: Callable[[int], str]) -> list[Entry]:
+    """The numbered sections of an award agreement or a plan without Articles or contents, run into their first
+    sentence ("2. Expiration. The Stock Option shall expire ...") or alone on their line ("3. Vesting and
+    Exercise."), numbered on from 1: a numbered list inside a section restarts at 1 or jumps, so it does not
+    continue them."""
+    out: list[Entry] = []
+    expected = 1
+    for page in range(start, end + 1):
+        lines = _lines(text(page))
+        for i, line in enumerate(lines):
+            if re.fullmatch(r"\d{1,2}\.", line) and i + 1 < len(lines):
+                line = f"{line} {lines[i + 1]}"  # the number on a line of its own ("1." / "Definitions.")
+            m = _RUN_IN.match(line)
+            if not m or int(m.group("n")) != expected or not _note_title(m.group("title")):
+                continue
+            out.append(Entry(1, f"{m.group('n')}. {m.group('title')}", page))
             expected += 1
     return out if len(out) >= MIN_CHILDREN else []
 

@@ -86,6 +86,15 @@ PART_HEAD = re.compile(r"^\s*part\s+(?P<part>IV|I{1,3})\b\s*(?:[.:\u2013\u2014-]
 SIGNATURES = re.compile(r"^\s*signatures?\s*[.:]?\s*$", re.I)
 EXHIBIT_INDEX = re.compile(r"^\s*(?:exhibit\s+index|index\s+to\s+exhibits)\s*[.:]?\s*$", re.I)
 FORM_TYPE = re.compile(r"\bform\s+(10-K|10-Q)(?:/A)?\b", re.I)
+EXHIBIT_LABEL = re.compile(r"^\s*exhibit\s+\d{1,3}(?:\.\d{1,3})*(?:\s?\([a-z0-9]{1,3}\)|[a-z])?\s*[.:]?\s*$", re.I)
+
+
+def closes_items(title: str) -> bool:
+    """Whether a heading after the last Item is back matter (the signatures, the exhibit index, an exhibit's
+    label), which follows the Items rather than belonging to the last of them. Letter-spaced heads read as one
+    word ("SIGNATURE S": a PDF's glyph spacing, not the filer's)."""
+    return bool(SIGNATURES.match(title) or SIGNATURES.match(re.sub(r"\s+", "", title))
+                or EXHIBIT_INDEX.match(title) or EXHIBIT_LABEL.match(title))
 
 
 @dataclass(frozen=True)

@@ -355,7 +355,7 @@ def anchor_items(entries: list[Entry], page_count: int, text: Callable[[int], st
         if pos <= first:
             placed.append(((*pos, 1 + k), Entry(1, e.title, e.page, e.kind)))
             continue
-        closing = closing or (pos > last_item and bool(fa.SIGNATURES.match(e.title)))
+        closing = closing or (pos > last_item and fa.closes_items(e.title))
         level = max(1, 1 + e.level - base) if closing else item_level + 1 + (e.level - base)  # an exhibit keeps its children
         placed.append(((*pos, 1 + k), Entry(level, e.title, e.page, e.kind)))
     placed.sort(key=lambda x: x[0])

@@ -148,5 +148,8 @@ def _page_name(page_text: str) -> str | None:
         line = " ".join(line.split())
         if not line or _SKIP.match(line):
             continue
-        return line.rstrip(".:") if _BACK.match(line) else None
+        if _BACK.match(line):
+            return line.rstrip(".:")
+        joined = line.replace(" ", "")  # letter-spaced by the PDF's glyph spacing: "SIGNATURE S"
+        return joined.rstrip(".:") if fa.SIGNATURES.match(joined) else None
     return None

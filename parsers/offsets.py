@@ -56,14 +56,35 @@ def _folio_candidates(text: str) -> set[tuple[str, int]]:
     return out
 
 
-def read_folios(texts: Sequence[str], window: int = 5, support: int = 3) -> dict[int, PageNumber]:
+# A folio set between dashes ("- 12 -"), or after a section letter ("F-12", "A-3": a filing's financial pages and
+# appendices), printed alone on its line.
+_DASHED = re.compile(r"^[-\u2013\u2014]\s*(\d{1,4})\s*[-\u2013\u2014]$")
+_PREFIXED = re.compile(r"^([A-Z]{1,3})\s?[-\u2013]\s?(\d{1,4})$")
+
+
+def _label_candidates(text: str) -> set[tuple[str, int]]:
+    """The folio candidates, and the dashed and letter-prefixed folios a label can show as printed."""
+    out = _folio_candidates(text)
+    lines = [" ".join(ln.split()) for ln in text.splitlines() if ln.strip()]
+    for ln in lines[:2] + lines[-2:]:
+        m = _DASHED.match(ln)
+        if m and int(m.group(1)) > 0:
+            out.add(("arabic", int(m.group(1))))
+        m = _PREFIXED.match(ln)
+        if m and int(m.group(2)) > 0:
+            out.add((f"prefix:{m.group(1)}", int(m.group(2))))
+    return out
+
+
+def read_folios(texts: Sequence[str], window: int = 5, support: int = 3, labels: bool = False) -> dict[int, PageNumber]:
     """Physical page (1-based) -> printed number read from its header/footer lines.
 
     A candidate counts only if nearby pages carry numbers in the same sequence (same
     physical-minus-printed offset): at least ``support`` pages within +-``window``. A constant
-    number in a running head ("Edition 2") or a section number never forms such a run.
+    number in a running head ("Edition 2") or a section number never forms such a run. ``labels`` also reads
+    the folios only a page label shows as printed ("- 12 -", "F-12"; kind "prefix:F").
     """
-    cands = [_folio_candidates(t) for t in texts]
+    cands = [(_label_candidates if labels else _folio_candidates)(t) for t in texts]
     out: dict[int, PageNumber] = {}
     n = len(texts)
     for i, cs in enumerate(cands):
@@ -87,7 +108,7 @@ def printed_labels(labels: Sequence[str | None], texts: Sequence[str]) -> list[s
     """
     if any(labels):
         return list(labels)
-    folios = read_folios(texts)
+    folios = read_folios(texts, labels=True)
     out: list[str | None] = [None] * len(texts)
     known = sorted(folios)
     for page, pn in folios.items():
@@ -101,6 +122,8 @@ def printed_labels(labels: Sequence[str | None], texts: Sequence[str]) -> list[s
 
 
 def _label(pn: PageNumber) -> str:
+    if pn.kind.startswith("prefix:"):
+        return f"{pn.kind[len('prefix:'):]}-{pn.value}"
     return int_to_roman(pn.value) if pn.kind == "roman" else str(pn.value)
 
 

@@ -31,9 +31,12 @@ STAGES: dict[str, tuple[str, str]] = {
     # structure 4: a contents listing itself and the front matter before it keep their pages; labels set twice on a
     # page and the title page's date are not headings (session 17g)
     # structure 5: manual pages and reference entries bound in one file keep their series of heads and get their
-    # names; a figure's labels and a footnote-marked author line are not headings; an index is not a contents (17h)
+    # names; a figure's labels and a footnote-marked author line are not headings; an index is not a contents (17h);
+    # filings: back matter ends the Items, unlabelled exhibits found from the exhibit index, an exhibit's numbered
+    # sections as its children, folios like "- 12 -" and "F-12" as page labels (17f)
     "structure": ("5", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
-                       "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, ranges.py, providers/structure_llm.py: the tree"),
+                       "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
+                       "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
     # summaries 3: the description names the kind of report and a current report's Items (issue 16)
     "summaries": ("3", "parsers/summarize.py, providers/summarizer.py, parsers/describe.py: summaries and the description"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from parsers.exhibits import add_exhibits, article_children, exhibit_starts, heading_kind, note_heads
+from parsers.exhibits import add_exhibits, article_children, exhibit_starts, heading_kind, note_heads, section_children
 from parsers.pipeline import PipelineSettings, index_document
 from parsers.ranges import Entry
 from tests.pdfs import sized_lines_pdf
@@ -135,3 +135,13 @@ def test_articles_of_a_plan_without_contents_numbered_on_from_one() -> None:
              2: "ARTICLE II\nDefinitions\nArticle IV Other Matters", 3: "ARTICLE III. MISCELLANEOUS"}
     assert [(e.page, e.title) for e in article_children(1, 3, lambda n: texts[n])] == [
         (1, "ARTICLE I. AWARD; VESTING"), (2, "ARTICLE II Definitions"), (3, "ARTICLE III. MISCELLANEOUS")]
+
+
+def test_numbered_sections_of_an_award_run_into_their_text() -> None:
+    texts = {1: "EXHIBIT A\nSTOCK OPTION AWARD TERMS\n1.\nDefinitions.\na.\nFor purposes of these Award Terms:",
+             2: "2.    Expiration. The Stock Option shall expire on the Expiration Date.\n"
+                "1. The first item of a list restarts at one.\n3.    Vesting and Exercise.\n(a) text",
+             3: "5.    Skipped Number. A jump is a list, not the next section.\n4.    Tax Withholding. The Company shall withhold.\n"
+                "5. the holder agrees: a sentence, not a title."}
+    assert [(e.page, e.title) for e in section_children(1, 3, lambda n: texts[n])] == [
+        (1, "1. Definitions"), (2, "2. Expiration"), (2, "3. Vesting and Exercise"), (3, "4. Tax Withholding")]

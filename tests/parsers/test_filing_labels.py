@@ -1,0 +1,22 @@
+"""Printed folios a filing sets between dashes ("- 12 -") or after a section letter ("F-3": the financial pages)
+become the pages' labels; a lone "A-1" in a heading, with no run of neighbours, does not."""
+
+from __future__ import annotations
+
+from parsers.offsets import printed_labels, read_folios
+
+BODY = "The Company reported results for the period in line with its plan and the guidance it gave."
+
+
+def test_dashed_and_lettered_folios_become_labels() -> None:
+    texts = [f"Item {n}\n{BODY}\n- {n} -" for n in range(1, 5)]  # "- 1 -" .. "- 4 -"
+    texts += [f"Notes\n{BODY}\nF-{n}" for n in range(1, 5)]
+    texts += [f"Schedule A-1 of the agreement\n{BODY}\nsee Appendix", f"{BODY}\nthe end"]
+    assert printed_labels([None] * len(texts), texts) == ["1", "2", "3", "4", "F-1", "F-2", "F-3", "F-4", None, None]
+
+
+def test_the_offset_mapping_still_reads_plain_folios_only() -> None:
+    texts = [f"{BODY}\nF-{n}" for n in range(1, 5)]
+    assert read_folios(texts) == {}
+    assert {p: (n.kind, n.value) for p, n in read_folios(texts, labels=True).items()} == {
+        p: ("prefix:F", p) for p in range(1, 5)}
