@@ -75,6 +75,30 @@ def publish(store_uri, pdf: Path, doc_id: str, **settings) -> str:
     return idx.tree.version
 
 
+def routing_manuals(folder: Path, more_tool_pages: int = 0) -> list[tuple[Path, str]]:
+    """(pdf, doc_id) of three manuals for routing a question that names none: a flower guide whose title and outline
+    say "flowers", a botany manual whose outline says nothing of them but one of whose pages explains zygomorphic
+    flowers, and a garden-tools manual about neither (``more_tool_pages`` more pages of rakes and hoes)."""
+    from tests.pdfs import sized_lines_pdf
+
+    guide = sized_lines_pdf(folder / "guide.pdf", [
+        [("Flower Guide", 28), ("flowers of the meadow " * 4, 10)],
+        [("1 Flowers", 16), ("Flowers bloom in spring; pick flowers in the morning.", 10)],
+        [("2 Flowers in Vases", 16), ("Cut flowers last longer in cold water.", 10)]],
+        toc=[[1, "1 Flowers", 2], [1, "2 Flowers in Vases", 3]], title="d")
+    botany = sized_lines_pdf(folder / "botany.pdf", [
+        [("Botany Notes", 28), ("lecture notes " * 4, 10)],
+        [("1 Symmetry", 16), ("Zygomorphic flowers have a single plane of symmetry, like the orchid.", 10)],
+        [("2 Roots", 16), ("Roots take up water and minerals.", 10)]],
+        toc=[[1, "1 Symmetry", 2], [1, "2 Roots", 3]], title="d")
+    more = [[(f"{i} rakes hoes", 16), (f"rakes hoes page {i} " * 3, 10)] for i in range(1, more_tool_pages + 1)]
+    tools = sized_lines_pdf(folder / "tools.pdf", [
+        [("Garden Tools", 28), ("spades and rakes " * 4, 10)],
+        [("1 Spades", 16), ("A spade digs; keep its edge sharp.", 10)]] + more,
+        toc=[[1, "1 Spades", 2]], title="d")
+    return [(guide, "m-0001"), (botany, "m-0002"), (tools, "m-0003")]
+
+
 @pytest.fixture(scope="session")
 def query_store(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """{"uri", "versions": [old, new] of acme-handbook} — handbook published twice (two settings), globex once."""

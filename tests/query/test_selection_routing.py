@@ -7,7 +7,7 @@ import pytest
 
 from query.search import select_documents
 from tests.pdfs import sized_lines_pdf
-from tests.query.conftest import publish
+from tests.query.conftest import publish, routing_manuals
 
 QUESTION = "Where does the manual explain zygomorphic flowers?"
 
@@ -18,21 +18,7 @@ def manuals(tmp_path_factory) -> str:
     them but one of whose pages explains zygomorphic flowers; a third manual about neither."""
     folder = tmp_path_factory.mktemp("routing")
     store = str(folder / "store")
-    guide = sized_lines_pdf(folder / "guide.pdf", [
-        [("Flower Guide", 28), ("flowers of the meadow " * 4, 10)],
-        [("1 Flowers", 16), ("Flowers bloom in spring; pick flowers in the morning.", 10)],
-        [("2 Flowers in Vases", 16), ("Cut flowers last longer in cold water.", 10)]],
-        toc=[[1, "1 Flowers", 2], [1, "2 Flowers in Vases", 3]], title="d")
-    botany = sized_lines_pdf(folder / "botany.pdf", [
-        [("Botany Notes", 28), ("lecture notes " * 4, 10)],
-        [("1 Symmetry", 16), ("Zygomorphic flowers have a single plane of symmetry, like the orchid.", 10)],
-        [("2 Roots", 16), ("Roots take up water and minerals.", 10)]],
-        toc=[[1, "1 Symmetry", 2], [1, "2 Roots", 3]], title="d")
-    tools = sized_lines_pdf(folder / "tools.pdf", [
-        [("Garden Tools", 28), ("spades and rakes " * 4, 10)],
-        [("1 Spades", 16), ("A spade digs; keep its edge sharp.", 10)]],
-        toc=[[1, "1 Spades", 2]], title="d")
-    for pdf, doc_id in ((guide, "m-0001"), (botany, "m-0002"), (tools, "m-0003")):
+    for pdf, doc_id in routing_manuals(folder):
         publish(store, pdf, doc_id)
     return store
 

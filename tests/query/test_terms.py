@@ -17,11 +17,10 @@ from query.index import open_index
 from query.lexical import lexical_index
 from query.search import select_documents
 from query.text import tokenize
-from tests.pdfs import sized_lines_pdf
-from tests.query.conftest import publish
+from tests.query.conftest import publish, routing_manuals
 
 QUESTIONS = ["Where does the manual explain zygomorphic flowers?", "How do I keep a spade sharp?",
-             "What do roots take up from the soil?", "Which flowers last longer in cold water?"]
+             "What do roots take up?", "Which flowers last longer in cold water?"]
 
 # A change-detector for the tokeniser the tables are written with: when it fails, tokens changed, so tables
 # written before are stale. Bump query.terms.TERMS_VERSION and record the new digest here (both together).
@@ -30,33 +29,16 @@ TOKENISER_SAMPLE = ("Statements, statement's; resetting the flower-\nbeds in FY2
 TOKENISER_DIGEST = {"1": "7dd9d2b905814f3c"}
 
 
-def _pages(n: int, words: str) -> list:
-    return [[(f"{i} {words}", 16), (f"{words} page {i} " * 3, 10)] for i in range(1, n + 1)]
-
-
 @pytest.fixture(scope="module")
 def stores(tmp_path_factory) -> dict[str, str]:
     """The same three manuals in two stores: one published with terms.parquet, one without (as versions
     indexed before the table existed)."""
     folder = tmp_path_factory.mktemp("terms")
-    guide = sized_lines_pdf(folder / "guide.pdf", [
-        [("Flower Guide", 28), ("flowers of the meadow " * 4, 10)],
-        [("1 Flowers", 16), ("Flowers bloom in spring; pick flowers in the morning.", 10)],
-        [("2 Flowers in Vases", 16), ("Cut flowers last longer in cold water.", 10)]],
-        toc=[[1, "1 Flowers", 2], [1, "2 Flowers in Vases", 3]], title="d")
-    botany = sized_lines_pdf(folder / "botany.pdf", [
-        [("Botany Notes", 28), ("lecture notes " * 4, 10)],
-        [("1 Symmetry", 16), ("Zygomorphic flowers have a single plane of symmetry, like the orchid.", 10)],
-        [("2 Roots", 16), ("Roots take up water and minerals from the soil.", 10)]],
-        toc=[[1, "1 Symmetry", 2], [1, "2 Roots", 3]], title="d")
-    tools = sized_lines_pdf(folder / "tools.pdf", [
-        [("Garden Tools", 28), ("spades and rakes " * 4, 10)],
-        [("1 Spades", 16), ("A spade digs; keep its edge sharp with a file.", 10)]] + _pages(40, "rakes hoes"),
-        toc=[[1, "1 Spades", 2]], title="d")
+    manuals = routing_manuals(folder, more_tool_pages=40)
     out = {}
     for name, with_terms in (("plain", False), ("terms", True)):
         store = str(folder / name)
-        for pdf, doc_id in ((guide, "m-0001"), (botany, "m-0002"), (tools, "m-0003")):
+        for pdf, doc_id in manuals:
             publish(store, pdf, doc_id, write_terms=with_terms)
         out[name] = store
     return out
