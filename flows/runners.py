@@ -17,8 +17,11 @@ RUNNERS = ("threads", "processes", "dask")
 #: Settings of the temporary Dask cluster (scheduler, nannies and workers): ``worker-saturation`` 1.0 hands a worker
 #: a queued task only when it has a free thread (Dask's default, 1.1, lets a single-threaded worker hold a second
 #: one in reserve, which unbalances the shrinking tail of flows.ingest.run_documents). An existing cluster needs
-#: none: the flow bounds what it has in flight itself.
-DASK_CLUSTER_CONFIG = {"distributed.scheduler.worker-saturation": 1.0}
+#: none: the flow bounds what it has in flight itself. ``worker.profile.enabled`` off: Dask's statistical profiler calls
+#: ``sys._current_frames()`` every 10 ms, and on CPython 3.11 before 3.11.9 a garbage collection inside that call can
+#: deadlock the worker for good (python/cpython#116969, dask/distributed#8616): a batch then never ends and the flow
+#: waits on it forever. Seen here on 3.11.7 in the killed-worker test; its cost was under 10% of a run anyway.
+DASK_CLUSTER_CONFIG = {"distributed.scheduler.worker-saturation": 1.0, "distributed.worker.profile.enabled": False}
 
 
 def local_cluster(**kwargs: Any) -> Any:

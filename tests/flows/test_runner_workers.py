@@ -11,6 +11,17 @@ from flows.runners import make_task_runner
 pytestmark = pytest.mark.integration
 
 
+@pytest.fixture(autouse=True)
+def _no_dask_profiler():
+    """The clusters these tests start stand for existing clusters, set as docs/operations.md asks on CPython 3.11 <
+    3.11.9: Dask's profiler can deadlock a worker there (flows/runners.py)."""
+    import dask
+    import distributed  # noqa: F401  its defaults first: leaving a config.set drops keys that did not exist on entry
+
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        yield
+
+
 def _imported_before_any_task() -> bool:
     import sys
 
@@ -22,6 +33,26 @@ def test_the_runners_workers_import_the_indexing_chain_when_they_start():
 
     with LocalCluster(**make_task_runner("dask", 1).cluster_kwargs) as cluster, Client(cluster) as client:
         assert list(client.run(_imported_before_any_task).values()) == [True]  # client.run: no task has run
+
+
+def _profiling() -> bool:
+    import dask
+
+    return bool(dask.config.get("distributed.worker.profile.enabled"))
+
+
+def test_the_runners_workers_do_not_sample_their_threads():
+    """Dask's profiler (sys._current_frames every 10 ms) can deadlock a worker on CPython 3.11 < 3.11.9
+    (flows/runners.py): the temporary cluster's workers run without it."""
+    import dask
+    from distributed import Client
+
+    from flows.runners import local_cluster
+
+    with dask.config.set({"distributed.worker.profile.enabled": True}), \
+            local_cluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        assert list(client.run(_profiling).values()) == [False]  # whatever the ambient setting
 
 
 def _nap(seconds: float) -> float:
