@@ -133,12 +133,15 @@ class DocIndex:
     def nodes(self) -> list[Node]:
         return list(self._by_id.values())
 
+    def _source(self, name: str) -> Any:
+        """A file of this version as Parquet readers take it: its local path, or its bytes from a remote store."""
+        path = self.store.backend.local_path(f"{layout.version_prefix(self.doc_id, self.version)}/{name}")
+        return str(path) if path is not None else self.store.read_file(self.doc_id, self.version, name)
+
     def _table(self, name: str, columns: list[str] | None) -> Any:
         from index_store.tables import read_table  # pyarrow only when a table is needed
 
-        path = self.store.backend.local_path(f"{layout.version_prefix(self.doc_id, self.version)}/{name}")
-        data: Any = str(path) if path is not None else self.store.read_file(self.doc_id, self.version, name)
-        return read_table(data, columns=columns)
+        return read_table(self._source(name), columns=columns)
 
     def node_texts(self) -> dict[str, str]:
         with self._lock:
@@ -327,13 +330,8 @@ class DocIndex:
         from query.terms import read_terms  # pyarrow only when a table is needed
 
         name = layout.TERMS
-        path = self.store.backend.local_path(f"{layout.version_prefix(self.doc_id, self.version)}/{name}")
         try:
-            if path is not None:
-                if not path.is_file():
-                    return None
-                return read_terms(str(path), terms)
-            return read_terms(self.store.read_file(self.doc_id, self.version, name), terms)
+            return read_terms(self._source(name), terms)
         except (StoreNotFound, OSError, ValueError) as exc:  # gone, unreadable or not Parquet: the pages still serve
             if not isinstance(exc, (StoreNotFound, FileNotFoundError)):
                 log.warning("%s@%s: %s unreadable (%s); reading the pages instead", self.doc_id, self.version, name,

@@ -303,27 +303,35 @@ def _content_terms(question: str) -> list[str]:
     return [t for t in dict.fromkeys(tokenize(question)) if not periods.time_token(t)]
 
 
-def _lexical_indexes(st: Any, cat: _Catalog, picked: list[int]) -> list[Any] | None:
-    """The lexical indexes of the catalog's documents ``picked``; None when one of them has gone from the store."""
-    indexes = []
+def _open_picked(st: Any, cat: _Catalog, picked: list[int]) -> list[DocIndex] | None:
+    """The catalog's documents ``picked``, opened; None when one of them has gone from the store."""
+    docs = []
     for i in picked:
         try:
-            indexes.append(lexical_index(open_index(st, cat.ids[i], cat.versions[i])))
+            docs.append(open_index(st, cat.ids[i], cat.versions[i]))
         except NotFoundError:
             return None
-    return indexes
+    return docs
+
+
+def _lexical_indexes(st: Any, cat: _Catalog, picked: list[int]) -> list[Any] | None:
+    """The lexical indexes of the catalog's documents ``picked``; None when one of them has gone from the store."""
+    docs = _open_picked(st, cat, picked)
+    try:
+        return None if docs is None else [lexical_index(doc) for doc in docs]
+    except NotFoundError:
+        return None
 
 
 def _page_terms(st: Any, cat: _Catalog, picked: list[int], terms: list[str]) -> list[tuple[Any, frozenset[str]]] | None:
     """(page postings of ``terms``, naming tokens) for the catalog's documents ``picked``; None when one of them
     has gone from the store. A lexical index already built in this process serves as it is; else the version's
     terms.parquet (query.terms) is read for the question's words only; a version without one builds its index."""
+    docs = _open_picked(st, cat, picked)
+    if docs is None:
+        return None
     out: list[tuple[Any, frozenset[str]]] = []
-    for i in picked:
-        try:
-            doc = open_index(st, cat.ids[i], cat.versions[i])
-        except NotFoundError:
-            return None
+    for doc in docs:
         built = doc.memoized("lexical")
         postings = None if built is not None else doc.page_postings(terms)
         if postings is None:

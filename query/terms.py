@@ -45,9 +45,10 @@ def page_term_counts(texts: Iterable[str]) -> list[Counter[str]]:
 def encode_terms(page_texts: Sequence[str]) -> bytes:
     """terms.parquet for a document's pages (page_number order): columns term, page (0-based index), count;
     sorted by term, then page."""
+    import io
+
     import pyarrow as pa  # pyarrow only at index time and when a table is read
     import pyarrow.parquet as pq
-    import io
 
     terms: list[str] = []
     pages: list[int] = []
@@ -71,6 +72,7 @@ def read_terms(source: Any, terms: Sequence[str]) -> PagePostings | None:
     """The postings of ``terms`` from a terms.parquet (a local path or bytes); None when the table was written by
     another tokeniser version (the caller then builds the postings from the pages)."""
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
     src = pa.BufferReader(source) if isinstance(source, (bytes, bytearray)) else source
@@ -91,8 +93,6 @@ def read_terms(source: Any, terms: Sequence[str]) -> PagePostings | None:
     if not groups:
         return out
     table = pf.read_row_groups(groups, columns=["term", "page", "count"])
-    import pyarrow.compute as pc
-
     table = table.filter(pc.is_in(table["term"], value_set=pa.array(wanted, pa.string())))
     for term, page, n in zip(*(table[c].to_pylist() for c in ("term", "page", "count"))):
         out.postings.setdefault(term, []).append((page, n))
