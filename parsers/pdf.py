@@ -400,19 +400,19 @@ def _fragment_words(group: list[tuple]) -> list[Word]:
     """Word boxes of a visual line's fragments (left to right), spread over each fragment proportionally to
     character counts."""
     words: list[Word] = []
+    add = words.append
     for frag in group:
         x0, y0, x1, y1, text = frag[:5]
         weight = frag[6] if len(frag) > 6 else None
         parts = text.split()
         if not parts:
             continue
-        total = max(sum(len(p) for p in parts) + len(parts) - 1, 1)
+        total = max(sum(map(len, parts)) + len(parts) - 1, 1)
         pos = 0
         width = x1 - x0
         for part in parts:
             wx0 = x0 + width * pos / total
             pos += len(part)
-            wx1 = x0 + width * pos / total
+            add(Word(part, wx0, y0, x0 + width * pos / total, y1, weight))
             pos += 1
-            words.append(Word(part, wx0, y0, wx1, y1, weight))
     return words
