@@ -1,7 +1,9 @@
 """Structure time of this tree against another checkout's, paired: per document, the two trees run alternately in
 fresh processes (base, ours, base, ours, ...), each timing plain text extraction (the floor) and the structure step
-in CPU time of its own process; the minimum of each is kept. The other engineers' load moves both alike, so the
-ratio ours / base is the figure to trust, and the trees must come out the same (compared as JSON).
+in CPU time of its own process and in wall-clock time; the minimum of each is kept. The other engineers' load moves
+both alike, so the ratio ours / base is the figure to trust, and the trees must come out the same (compared as JSON).
+Documents are grouped into the structure benchmark's sets by their file names there (``X.NT.pdf``: manuals-NT,
+``extra.X.B2.pdf``: X's group in corpus_extra.tsv), with the median of each set.
 
     .venv/bin/python benchmarks/structure_speed.py --base /tmp/base-checkout [--rounds 2] PDF...
 
@@ -31,21 +33,39 @@ def _worker(root: str, path: str) -> dict:
     from parsers.ranges import build_tree, page_groups
     from parsers.structure import recover_structure
 
-    c0 = time.process_time()
+    c0, w0 = time.process_time(), time.perf_counter()
     with pymupdf.open(path) as doc:
         for page in doc:
             page.get_text()
-    floor = time.process_time() - c0
+    floor, floor_wall = time.process_time() - c0, time.perf_counter() - w0
     with PdfSource(path) as pdf:
         for n in range(1, pdf.page_count + 1):
             pdf.text(n)
-        c1 = time.process_time()
+        c1, w1 = time.process_time(), time.perf_counter()
         result = recover_structure(pdf, llm_hook=lambda _pdf: ([], {"reason": "no model"}), max_leaf_pages=10)
         root_node = (build_tree(result.entries, pdf.page_count, "doc") if result.entries
                      else page_groups(pdf.page_count, "doc"))
-        structure = time.process_time() - c1
-    return {"floor_cpu": floor, "structure_cpu": structure, "source": result.source,
-            "tree": json.dumps(root_node.to_dict(), sort_keys=True)}
+        structure, structure_wall = time.process_time() - c1, time.perf_counter() - w1
+    return {"floor_cpu": floor, "structure_cpu": structure, "floor_wall": floor_wall, "structure_wall": structure_wall,
+            "source": result.source, "tree": json.dumps(root_node.to_dict(), sort_keys=True)}
+
+
+def _set_of(path: str, groups: dict[str, str]) -> str:
+    """The structure benchmark's set a variant file belongs to, from its name (see the module docstring)."""
+    name = Path(path).name
+    parts = name.split(".")
+    if len(parts) == 4 and parts[0] == "extra":
+        return f"{groups.get(parts[1], 'extra')}-{parts[2]}"
+    if len(parts) == 3:
+        return f"manuals-{parts[1]}"
+    return "other"
+
+
+def _extra_groups() -> dict[str, str]:
+    sys.path.insert(0, str(ROOT))
+    from benchmarks.structure import _extra_groups as groups  # stdlib-only module: the benchmark's own set names
+
+    return groups()
 
 
 def _run(root: Path, path: str) -> dict:
@@ -71,22 +91,28 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--base is required")
     load = [os.getloadavg()]
     rows = []
-    for path in args.pdfs:
+    groups = _extra_groups()
+    for path in [str(Path(p).resolve()) for p in args.pdfs]:  # the workers run in /tmp
         runs: dict[str, list[dict]] = {"base": [], "ours": []}
         for _ in range(args.rounds):
             runs["base"].append(_run(Path(args.base), path))
             runs["ours"].append(_run(ROOT, path))
-        best = {k: {"floor": min(r["floor_cpu"] for r in v), "structure": min(r["structure_cpu"] for r in v)}
+        best = {k: {"floor": min(r["floor_cpu"] for r in v), "structure": min(r["structure_cpu"] for r in v),
+                    "floor_wall": min(r["floor_wall"] for r in v), "wall": min(r["structure_wall"] for r in v)}
                 for k, v in runs.items()}
         floor = min(best["base"]["floor"], best["ours"]["floor"])
-        row = {"doc": path, "source": runs["ours"][0]["source"], "floor_cpu": floor,
+        floor_wall = min(best["base"]["floor_wall"], best["ours"]["floor_wall"])
+        row = {"doc": path, "set": _set_of(path, groups), "source": runs["ours"][0]["source"], "floor_cpu": floor,
                "base_cpu": best["base"]["structure"], "ours_cpu": best["ours"]["structure"],
                "base_x_floor": best["base"]["structure"] / floor, "ours_x_floor": best["ours"]["structure"] / floor,
                "ours_over_base": best["ours"]["structure"] / best["base"]["structure"],
+               "floor_wall": floor_wall, "base_x_floor_wall": best["base"]["wall"] / floor_wall,
+               "ours_x_floor_wall": best["ours"]["wall"] / floor_wall,
                "same_tree": len({r["tree"] for v in runs.values() for r in v}) == 1}
         rows.append(row)
         print(f"{Path(path).name:44} {row['source']:9} floor {floor:.3f}s  x floor base {row['base_x_floor']:.2f} "
-              f"ours {row['ours_x_floor']:.2f}  ours/base {row['ours_over_base']:.2f}  same tree {row['same_tree']}",
+              f"ours {row['ours_x_floor']:.2f}  ours/base {row['ours_over_base']:.2f}  wall base "
+              f"{row['base_x_floor_wall']:.2f} ours {row['ours_x_floor_wall']:.2f}  same tree {row['same_tree']}",
               flush=True)
     load.append(os.getloadavg())
     summary = {"docs": len(rows), "median_ours_over_base": statistics.median(r["ours_over_base"] for r in rows),
@@ -94,6 +120,13 @@ def main(argv: list[str] | None = None) -> int:
                "median_ours_x_floor": statistics.median(r["ours_x_floor"] for r in rows),
                "all_same_tree": all(r["same_tree"] for r in rows), "loadavg_start_end": load,
                "command": " ".join([sys.executable, *sys.argv])}
+    sets = {}
+    for name in dict.fromkeys(r["set"] for r in rows):
+        mine = [r for r in rows if r["set"] == name]
+        sets[name] = {"docs": len(mine), **{k: statistics.median(r[k] for r in mine) for k in
+                      ("base_x_floor", "ours_x_floor", "base_x_floor_wall", "ours_x_floor_wall", "ours_over_base")},
+                      "all_same_tree": all(r["same_tree"] for r in mine)}
+    summary["sets"] = sets
     Path(args.out + ".json").write_text(json.dumps({"summary": summary, "rows": rows}, indent=1))
     lines = ["| document | method | floor CPU s | x floor before | x floor after | after / before | same tree |",
              "|---|---|---|---|---|---|---|"]
@@ -102,6 +135,11 @@ def main(argv: list[str] | None = None) -> int:
     lines.append(f"| **median** ({len(rows)} docs) | | | {summary['median_base_x_floor']:.2f} | "
                  f"{summary['median_ours_x_floor']:.2f} | {summary['median_ours_over_base']:.2f} | "
                  f"{'all' if summary['all_same_tree'] else 'NOT all'} |")
+    lines += ["", "| set | docs | x floor CPU before | after | x floor wall before | after | after / before CPU | "
+              "same tree |", "|---|---|---|---|---|---|---|---|"]
+    lines += [f"| {name} | {s['docs']} | {s['base_x_floor']:.2f} | {s['ours_x_floor']:.2f} | "
+              f"{s['base_x_floor_wall']:.2f} | {s['ours_x_floor_wall']:.2f} | {s['ours_over_base']:.2f} | "
+              f"{'all' if s['all_same_tree'] else 'NOT all'} |" for name, s in sets.items()]
     Path(args.out + ".md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0

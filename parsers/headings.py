@@ -12,12 +12,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from parsers.layout import Line, PageLayout
 from parsers.numbering import Numbering, parse_numbering, parse_page_number
 from parsers.toc import DOT_LEADERS, part_entries
 
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
 _MONO = re.compile(r"mono|courier|consol|typewriter|\btt|cmtt|t1xtt|menlo|inconsolata", re.I)
 _UNITS = r"one|two|three|four|five|six|seven|eight|nine"
 _LABEL_ONLY = re.compile(
@@ -75,7 +77,12 @@ SIZE_JITTER = 0.25
 
 def _monospace(ln: Line) -> bool:
     """Set in a fixed-pitch font: by the font's flag, or by a name that says so (OCR'd and older layouts)."""
-    return ln.mono or bool(_MONO.search(ln.font or ""))
+    return ln.mono or _mono_name(ln.font or "")
+
+
+@lru_cache(maxsize=1024)
+def _mono_name(font: str) -> bool:
+    return bool(_MONO.search(font))  # asked for every line, of a few fonts (a fifth of detect_headings' time)
 
 CODE_ONLY = 0.25  # proportional text under this share of the monospace text: a document set in monospace
 
@@ -89,7 +96,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
         # top of a page ("Note 2 - Fair value measurement") is still a heading (repeats are dropped later).
         if not (ln.y0 < lay.height * MARGIN and ln.size >= body + 0.9 and _numbered(text)):
             return False
-    if not re.search(r"[^\W\d_]{2,}", text) or DOT_LEADERS.search(text):
+    if not _LETTERS.search(text) or "." in text and DOT_LEADERS.search(text):
         return False
     if body <= 0 or ln.size <= 0:
         return False

@@ -6,10 +6,13 @@ the pages a structure method asks for, since they cost several times more.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
+from operator import itemgetter
 from pathlib import Path
 from typing import Callable
 
@@ -249,13 +252,41 @@ def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None, 
     unless ``links`` is False (``PdfSource.layout`` reads them when first asked for). ``textpage``: the page's
     TextPage made with TEXTFLAGS_TEXT, when one was made already (the same lines as without it)."""
     rect = page.rect
-    try:
-        data = page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT, textpage=textpage)
-    except Exception as exc:
-        return PageLayout(number=number, width=rect.width, height=rect.height, label=label, error=f"text layer unreadable: {exc}")
-    lines = merge_visual_lines(_fragments(data))
+    with _no_cycle_collection():
+        try:
+            data = page.get_text("dict", flags=pymupdf.TEXTFLAGS_TEXT, textpage=textpage)
+        except Exception as exc:
+            return PageLayout(number=number, width=rect.width, height=rect.height, label=label,
+                              error=f"text layer unreadable: {exc}")
+        raw = _fragments(data)
+        del data  # freed here, by its reference count
+        lines = merge_visual_lines(raw)
     text = "\n".join(line.text for line in lines)
     return PageLayout(number=number, width=rect.width, height=rect.height, label=label, lines=lines, text=text, links=page_links(page) if links else [])
+
+
+@contextmanager
+def _no_cycle_collection():
+    """Python's cycle collector paused while a page's "dict" is built and read.
+
+    The "dict" is a tree of one dict per span (TeX output: each word and each space a span, 2,000 on a page) that
+    lives until the page's lines are read from it: every few hundred of them the collector runs, finds them alive
+    and promotes them, and a full collection of everything the process holds follows every few pages. That cost
+    more than half of what MuPDF's conversion itself costs on long documents (benchmarks/results/structure.md,
+    session 17s). Nothing made here forms a cycle, so reference counting frees it all the same. The collector is
+    switched back on only by the call that switched it off (threads laying out pages at once leave it on).
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+_TEXT = itemgetter("text")
+_STYLE = itemgetter("size", "flags", "font")
 
 
 def _fragments(data: dict) -> list[tuple]:
@@ -263,7 +294,8 @@ def _fragments(data: dict) -> list[tuple]:
 
     This loop runs once per span of every page the headings fallback lays out (TeX sets each word and each space
     as a span of its own), so it avoids work whose result cannot matter: when all of a line's spans share size,
-    flags and font, any of them is the main one, and the bold test by font name is asked once per font.
+    flags and font, any of them is the main one, and the bold test by font name is asked once per font. A span's
+    keys are read with C-level getters (``itemgetter``), not a Python expression per span.
     """
     raw: list[tuple] = []
     bold_name: dict[str, bool] = {}
@@ -271,17 +303,25 @@ def _fragments(data: dict) -> list[tuple]:
     for block in data.get("blocks", []):
         for line in block.get("lines", []):
             all_spans = line.get("spans", [])
-            # str.strip() is falsy exactly for "" and all-white-space strings, which isspace() tells without a copy
-            spans = [s for s in all_spans if s.get("text", "") and not s["text"].isspace()]
-            if not spans:
-                continue
-            text = (spans[0]["text"] if len(all_spans) == 1 else "".join(s["text"] for s in all_spans)).strip()
-            main = spans[0]
-            if len(spans) > 1:
-                first = (main.get("size"), main.get("flags"), main.get("font"))
-                if any((s.get("size"), s.get("flags"), s.get("font")) != first for s in spans):
-                    # the span with the most letters decides size / weight (not a run of leader dots or the page number)
-                    main = max(spans, key=lambda s: sum(map(str.isalpha, s["text"])) * 1000 + len(s["text"].strip()))
+            if len(all_spans) == 1:
+                main = all_spans[0]
+                text = main.get("text", "")
+                if not text or text.isspace():
+                    continue
+                text = text.strip()
+            else:
+                texts = list(map(_TEXT, all_spans))
+                # str.strip() is falsy exactly for "" and all-white-space strings, which isspace() tells without a copy
+                spans = [s for s, t in zip(all_spans, texts) if t and not t.isspace()]
+                if not spans:
+                    continue
+                text = "".join(texts).strip()
+                main = spans[0]
+                if len(spans) > 1:
+                    first = _STYLE(main)
+                    if any(map(first.__ne__, map(_STYLE, spans))):
+                        # the span with the most letters decides size / weight (not a run of leader dots or the page number)
+                        main = max(spans, key=lambda s: sum(map(str.isalpha, s["text"])) * 1000 + len(s["text"].strip()))
             flags, font = main.get("flags", 0), main.get("font", "")
             named = bold_name.get(font)
             if named is None:
@@ -360,19 +400,19 @@ def _fragment_words(group: list[tuple]) -> list[Word]:
     """Word boxes of a visual line's fragments (left to right), spread over each fragment proportionally to
     character counts."""
     words: list[Word] = []
+    add = words.append
     for frag in group:
         x0, y0, x1, y1, text = frag[:5]
         weight = frag[6] if len(frag) > 6 else None
         parts = text.split()
         if not parts:
             continue
-        total = max(sum(len(p) for p in parts) + len(parts) - 1, 1)
+        total = max(sum(map(len, parts)) + len(parts) - 1, 1)
         pos = 0
         width = x1 - x0
         for part in parts:
             wx0 = x0 + width * pos / total
             pos += len(part)
-            wx1 = x0 + width * pos / total
+            add(Word(part, wx0, y0, x0 + width * pos / total, y1, weight))
             pos += 1
-            words.append(Word(part, wx0, y0, wx1, y1, weight))
     return words

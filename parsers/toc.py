@@ -115,7 +115,8 @@ def listing_like(text: str, page_count: int) -> bool:
     numbers: list[int] = []
     paired = 0
     for i, ln in enumerate(lines):
-        m = _TRAILING_NUMBER.match(ln)
+        # The pattern backtracks over the whole line (quadratic): only a line ending in a digit can match.
+        m = _TRAILING_NUMBER.match(ln) if ln[-1:].isdigit() else None
         if m:
             numbers.append(int(m.group("num")))
             paired += 1
