@@ -180,6 +180,7 @@ class _Finder:
         self.texts = texts
         self._compact: dict[int, str] = {}
         self._spaced: dict[int, str] = {}
+        self._lines: dict[int, list[str]] = {}
 
     def _load(self, n: int) -> None:
         text = self.texts[n - 1] if 1 <= n <= len(self.texts) else ""
@@ -207,6 +208,47 @@ class _Finder:
     def pages_with(self, key: str, lo: int, hi: int) -> list[int]:
         return [n for n in range(max(1, lo), min(len(self.texts), hi) + 1) if self.on(key, n)]
 
+    def headed(self, label: str, key: str, n: int) -> bool:
+        """Whether page ``n`` sets the numbered title as a heading: a line opening with its number ("6.1 Threshold",
+        "Chapter 6" over "Segmentation"), not a sentence that mentions the title nor a listing line ending in a page
+        number (a chapter's own contents). ``label`` and ``key`` are normalized (``heading_label``, ``title_key``)."""
+        if not 1 <= n <= len(self.texts):
+            return False
+        lines = self._lines.get(n)
+        if lines is None:
+            lines = self._lines[n] = [" ".join(_NON_ALNUM.sub(" ", ln.casefold()).split())
+                                      for ln in self.texts[n - 1].splitlines() if ln.strip()]
+        target = f"{label} {key[:_HEAD_KEY_CHARS].rstrip()}"
+        for i, raw in enumerate(lines):
+            ln, j = _HEAD_WORD.sub("", raw, count=1), i
+            if ln == label and i + 1 < len(lines):  # the number on a line of its own, the title below it
+                ln, j = f"{label} {lines[i + 1]}", i + 1
+            if not ln.startswith(f"{label} "):
+                continue
+            if len(ln) < len(target) and j + 1 < len(lines):  # a title wrapped over two lines
+                ln = f"{ln} {lines[j + 1]}"
+            if not ln.startswith(target):
+                continue
+            tail = ln[len(target):].split()
+            if tail and len(tail) <= 2 and tail[-1].isdigit():
+                continue  # "6.1 Threshold . . . 63": a listing line
+            return True
+        return False
+
+
+# A heading may name its level before the number ("Chapter 6" over the title); normalized text.
+_HEAD_WORD = re.compile(r"^(?:chapter|chapitre|kapitel|section|appendix|annex|annexe|anhang|part|teil|book)\s+")
+_HEAD_KEY_CHARS = 40
+
+
+def heading_label(title: str) -> str:
+    """The normalized number a numbered title is headed with in the body ("Chapter 6 Foo" -> "6", "6.1 Foo" ->
+    "6 1"), or "" when the title has no section number."""
+    num = parse_numbering(title)
+    if num is None or num.kind not in ("decimal", "chapter", "letter", "appendix", "section"):
+        return ""
+    return _HEAD_WORD.sub("", " ".join(_NON_ALNUM.sub(" ", num.label.casefold()).split()), count=1)
+
 
 def _lookup(idx: dict[tuple[str, int], list[int]], pn: PageNumber, after: int) -> int | None:
     pages = idx.get((pn.kind, pn.value))
@@ -233,6 +275,7 @@ def map_entries(
     # Roman folios before the contents too: a preface listed as "v" is printed there, before the listing.
     fol_idx = folio_index({p: f for p, f in folios.items() if p >= body_start - 1 or f.kind == "roman"})
     keys = [title_key(e.title) for e in entries]
+    labels_ = [heading_label(e.title) for e in entries]
     repeated = {k for k, c in Counter(keys).items() if c > 1}  # generated titles listed again and again
 
     # Dominant offset for arabic numbers: from labels/folios when they exist, else titles in the body.
@@ -295,6 +338,12 @@ def map_entries(
         else:
             for name, p in cands:
                 if finder.on(key, p):
+                    headed = _headed_near(finder, labels_[i], key, p, prev, toc_set)
+                    if headed is not None:
+                        # The page names the title only in passing; its numbered heading is a few pages away (a
+                        # contents printed before figures moved, a folio sequence it no longer matches).
+                        chosen, status = headed, "corrected"
+                        break
                     chosen, status = p, "verified"
                     if name in ("label", "folio") and e.page.kind == "arabic":  # type: ignore[union-attr]
                         # The page prints this number and holds the title: the offset here, whatever an entry
@@ -306,6 +355,10 @@ def map_entries(
                 # The page prints the listed number but holds nothing beyond its running head and folio (an
                 # anchor set before a figure that moved on): nothing on it contradicts the contents.
                 chosen = cands[0][1]
+            if chosen is None and cands:
+                headed = _headed_near(finder, labels_[i], key, cands[0][1], prev, toc_set)
+                if headed is not None:
+                    chosen, status = headed, "corrected"
             if chosen is None and cands:
                 near = finder.near(key, cands[0][1]) if len(key) >= 4 else None
                 if near is not None and near >= prev and near not in toc_set:  # the listing itself is not the section
@@ -358,10 +411,29 @@ def map_entries(
     )
 
 
+HEAD_WINDOW = 5  # pages either side of the listed page where a numbered heading is looked for
+
+
+def _headed_near(finder: _Finder, label: str, key: str, page: int, prev: int, toc_set: set[int]) -> int | None:
+    """The first page within HEAD_WINDOW of ``page`` (not before ``prev``) that sets the numbered title as a heading,
+    when ``page`` itself does not; None otherwise. The first: a running head repeats a section's title on the pages
+    after its heading, never before it."""
+    if not label or len(key) < 3 or finder.headed(label, key, page):
+        return None
+    for q in range(max(1, prev, page - HEAD_WINDOW), page + HEAD_WINDOW + 1):
+        if q != page and q not in toc_set and finder.headed(label, key, q):
+            return q
+    return None
+
+
 def _bare(text: str) -> bool:
-    """A page with no text of its own: at most a running head and a folio."""
+    """A page with no text of its own: at most a running head and a folio. A figure's caption is not a running head:
+    a page of one figure is the content of the section before it."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
-    return len(lines) <= 2 and sum(len(ln) for ln in lines) < 80
+    return len(lines) <= 2 and sum(len(ln) for ln in lines) < 80 and not any(_CAPTION.match(ln) for ln in lines)
+
+
+_CAPTION = re.compile(r"^\s*(?:figure|fig\.|table|plate|abbildung|tableau)\s*\d", re.I)
 
 
 def _next_agrees(entries: list[TocEntry], keys: list[str], i: int, offset: int, finder: _Finder,
