@@ -181,6 +181,7 @@ class _Finder:
         self._compact: dict[int, str] = {}
         self._spaced: dict[int, str] = {}
         self._lines: dict[int, list[str]] = {}
+        self._running: set[str] | None = None
 
     def _load(self, n: int) -> None:
         text = self.texts[n - 1] if 1 <= n <= len(self.texts) else ""
@@ -216,10 +217,12 @@ class _Finder:
             return False
         lines = self._lines.get(n)
         if lines is None:
-            lines = self._lines[n] = [" ".join(_NON_ALNUM.sub(" ", ln.casefold()).split())
-                                      for ln in self.texts[n - 1].splitlines() if ln.strip()]
+            lines = self._lines[n] = _norm_lines(self.texts[n - 1])
         target = f"{label} {key[:_HEAD_KEY_CHARS].rstrip()}"
+        running = self._running_lines()
         for i, raw in enumerate(lines):
+            if (i < 2 or i >= len(lines) - 2) and raw in running:
+                continue  # "Chapter 1. Installation guide" at the foot of every other page of the chapter
             ln, j = _HEAD_WORD.sub("", raw, count=1), i
             if ln == label and i + 1 < len(lines):  # the number on a line of its own, the title below it
                 ln, j = f"{label} {lines[i + 1]}", i + 1
@@ -234,6 +237,33 @@ class _Finder:
                 continue  # "6.1 Threshold . . . 63": a listing line
             return True
         return False
+
+
+    def titled(self, key: str, n: int) -> bool:
+        """Whether page ``n`` sets the title as a line of its own, unnumbered ("CONFIGURING KERBEROS", under a
+        "CHAPTER SEVEN" that spells its number out), possibly wrapped over two lines."""
+        if not 1 <= n <= len(self.texts) or not key:
+            return False
+        if n not in self._lines:
+            self._lines[n] = _norm_lines(self.texts[n - 1])
+        lines = self._lines[n]
+        return any(ln == key or f"{ln} {nxt}" == key for ln, nxt in zip(lines, lines[1:] + [""]))
+
+    def _running_lines(self) -> set[str]:
+        """Normalized lines printed at the top or foot (first or last two lines) of two pages or more: running heads."""
+        if self._running is None:
+            seen: Counter[str] = Counter()
+            for n in range(1, len(self.texts) + 1):
+                if n not in self._lines:
+                    self._lines[n] = _norm_lines(self.texts[n - 1])
+                lines = self._lines[n]
+                seen.update(set(lines[:2] + lines[-2:]))
+            self._running = {ln for ln, c in seen.items() if c >= 2}
+        return self._running
+
+
+def _norm_lines(text: str) -> list[str]:
+    return [" ".join(_NON_ALNUM.sub(" ", ln.casefold()).split()) for ln in text.splitlines() if ln.strip()]
 
 
 # A heading may name its level before the number ("Chapter 6" over the title); normalized text.
@@ -416,9 +446,9 @@ HEAD_WINDOW = 5  # pages either side of the listed page where a numbered heading
 
 def _headed_near(finder: _Finder, label: str, key: str, page: int, prev: int, toc_set: set[int]) -> int | None:
     """The first page within HEAD_WINDOW of ``page`` (not before ``prev``) that sets the numbered title as a heading,
-    when ``page`` itself does not; None otherwise. The first: a running head repeats a section's title on the pages
-    after its heading, never before it."""
-    if not label or len(key) < 3 or finder.headed(label, key, page):
+    when ``page`` itself sets it neither numbered nor as a line of its own; None otherwise. The first: a running head
+    repeats a section's title on the pages after its heading, never before it."""
+    if not label or len(key) < 3 or finder.headed(label, key, page) or finder.titled(key, page):
         return None
     for q in range(max(1, prev, page - HEAD_WINDOW), page + HEAD_WINDOW + 1):
         if q != page and q not in toc_set and finder.headed(label, key, q):

@@ -23,6 +23,7 @@ from parsers.offsets import CHECKED, map_entries, title_key
 from parsers.pdf import PdfSource
 from parsers.ranges import KIND_PAGE_GROUP, Entry, build_tree
 from parsers.toc import TocEntry, find_toc
+from parsers.toc_sections import body_sections, chapters_only
 
 # A hook for a model-backed fallback, called only when no deterministic method
 # (bookmarks, printed TOC, headings) yields a credible tree. It gets the open
@@ -188,6 +189,12 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
             return [], None, info, f"only {good} of {len(with_pages)} TOC entries could be verified in the body"
     entries = [Entry(e.level, e.title, e.physical or 1) for e in toc.entries]
     filing = is_filing(entries)
+    if not filing and chapters_only(toc.entries):
+        # A contents of chapters only: their numbered sections are headed in the body.
+        per_entry = body_sections(toc.entries, pdf.text, pdf.page_count)
+        if any(per_entry):
+            entries = [x for e, kids in zip(entries, per_entry) for x in [e, *kids]]
+            info["body_sections"] = sum(map(len, per_entry))
     back: list[Entry] = []
     if filing:
         # Back matter first, so that the last Item ends at the signatures and an exhibit's own contents page

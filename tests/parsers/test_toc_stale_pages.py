@@ -92,3 +92,21 @@ def test_a_chapters_own_listing_is_not_its_sections_heading(tmp_path: Path) -> N
         result = recover_structure(pdf, max_leaf_pages=0)
     assert [(e.title, e.page) for e in result.entries] == [
         ("1 Getting Started", 2), ("2 Working", 3), ("2.1 Segmentation", 4)]
+
+
+def test_a_chapter_headed_with_its_number_spelt_out_stays_on_its_page(tmp_path: Path) -> None:
+    """Sphinx heads a chapter "CHAPTER" / "TWO" / its title; the running foot "Chapter 2. Daily Operation" on the page
+    after it reads as a numbered heading, but the listed page sets the title as a line of its own."""
+    body = [
+        ["!CHAPTER", "!ONE", "!GETTING STARTED", PROSE * 2],
+        [PROSE * 3 + "\n\nChapter 1. Getting Started"],
+        ["!CHAPTER", "!TWO", "!DAILY OPERATION", PROSE * 2],
+        [PROSE * 3 + "\n\nChapter 2. Daily Operation"],
+        ["!CHAPTER", "!THREE", "!SAFETY RULES", PROSE * 2],
+    ]
+    pdf_path = _book(tmp_path / "s.pdf", body, [("1 Getting Started", "1"), ("2 Daily Operation", "3"),
+                                                 ("3 Safety Rules", "5")])
+    with PdfSource(pdf_path) as pdf:
+        result = recover_structure(pdf, max_leaf_pages=0)
+    assert [(e.title, e.page) for e in result.entries] == [
+        ("1 Getting Started", 2), ("2 Daily Operation", 4), ("3 Safety Rules", 6)]
