@@ -22,7 +22,7 @@ from parsers.inner_toc import add_inner_tocs
 from parsers.offsets import CHECKED, map_entries, title_key
 from parsers.pdf import PdfSource
 from parsers.ranges import KIND_PAGE_GROUP, Entry, build_tree
-from parsers.toc import TocEntry, find_toc
+from parsers.toc import TocEntry, find_toc, spell_accents
 from parsers.toc_sections import body_sections, chapters_only
 
 # A hook for a model-backed fallback, called only when no deterministic method
@@ -187,7 +187,7 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
             info["unverified_body"] = True
         else:
             return [], None, info, f"only {good} of {len(with_pages)} TOC entries could be verified in the body"
-    entries = [Entry(e.level, e.title, e.physical or 1) for e in toc.entries]
+    entries = [Entry(e.level, spell_accents(e.title), e.physical or 1) for e in toc.entries]
     filing = is_filing(entries)
     if not filing and chapters_only(toc.entries):
         # A contents of chapters only: their numbered sections are headed in the body.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
@@ -95,6 +96,31 @@ class TocEntry:
     physical: int | None = None  # filled by parsers.offsets
     status: str = ""  # verified | corrected | linked | unverifiable (parsers.offsets)
     extra: dict = field(default_factory=dict)
+
+
+# TeX's old 7-bit fonts draw an accent as a glyph of its own before the letter ("D\u00b4efinitions", "Mises `a jour",
+# "c\u00b8" for a cedilla): the text layer keeps the spacing accent, the author's outline has "Définitions".
+_SPACING_ACCENT = {"\u00b4": "\u0301", "`": "\u0300", "\u02c6": "\u0302", "\u00a8": "\u0308", "\u02dc": "\u0303"}
+_ACCENT_BEFORE = re.compile(r"(?<![^\W\d_])([\u00b4`\u02c6\u00a8\u02dc])\s?([aeiouyAEIOUYnN\u0131])|"
+                            r"(?<=[^\W\d_])([\u00b4\u02c6\u00a8\u02dc])\s?([aeiouyAEIOUYnN\u0131])")
+_CEDILLA = re.compile(r"([cC])\s?\u00b8|\u00b8\s?([cC])")
+
+
+def spell_accents(title: str) -> str:
+    """A title with TeX's separately drawn accents put on their letters ("D\u00b4efinitions" -> "Définitions"). A
+    backquote counts only where it cannot be code: no other backquote, no closing quote, not in a path."""
+    if not any(ch in title for ch in "\u00b4`\u02c6\u00a8\u02dc\u00b8"):
+        return title
+    code = title.count("`") > 1 or "'" in title or "/" in title
+
+    def put(m: re.Match) -> str:
+        accent, letter = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if code and accent == "`":
+            return m.group(0)
+        return unicodedata.normalize("NFC", letter.replace("\u0131", "i") + _SPACING_ACCENT[accent])
+
+    out = _ACCENT_BEFORE.sub(put, title)
+    return _CEDILLA.sub(lambda m: unicodedata.normalize("NFC", (m.group(1) or m.group(2)) + "\u0327"), out)
 
 
 # -- page screening ------------------------------------------------------------------

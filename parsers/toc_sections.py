@@ -14,7 +14,7 @@ import re
 from typing import Callable, Sequence
 
 from parsers.ranges import Entry
-from parsers.toc import TocEntry
+from parsers.toc import TocEntry, spell_accents
 
 MIN_CHAPTERS = 3
 MAX_TITLE_WORDS = 12
@@ -72,7 +72,7 @@ def _sections(number: int, level: int, start: int, end: int, text: Callable[[int
                 continue
             last = nxt
             label = ".".join(str(p) for p in parts)
-            found.append(Entry(level + depth - 1, f"{label} {title}", page))
+            found.append(Entry(level + depth - 1, spell_accents(f"{label} {title}"), page))
     return found
 
 
