@@ -36,7 +36,8 @@ STAGES: dict[str, tuple[str, str]] = {
     # sections as its children, folios like "- 12 -" and "F-12" as page labels (17f)
     # structure 6: a contents entry goes to its numbered heading rather than a page that only mentions its title, and
     # a page of one figure is not a section's anchor; a chapters-only contents gets the numbered sections of the body;
-    # TeX's separately drawn accents are put on their letters in contents titles (17c)
+    # TeX's separately drawn accents are put on their letters in contents titles; a contents page's running head
+    # ("4 CONTENTS") is not an entry (17c)
     "structure": ("6", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),

@@ -154,6 +154,16 @@ def listing_like(text: str, page_count: int) -> bool:
     return forward >= 0.9 * (len(numbers) - 1)
 
 
+def running_contents_head(text: str) -> bool:
+    """A contents page's running head: the contents heading with the page's folio before or after it."""
+    words = text.split()
+    if len(words) < 2:
+        return False
+    if parse_page_number(words[0]) is not None:
+        return bool(_HEADING_RE.match(" ".join(words[1:])))
+    return parse_page_number(words[-1]) is not None and bool(_HEADING_RE.match(" ".join(words[:-1])))
+
+
 def is_heading(text: str) -> bool:
     return bool(_HEADING_RE.match(text))
 
@@ -326,6 +336,8 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
             continue
         if _NUMBER_LINE.match(ln.text) and margin:
             continue  # folio
+        if i - start <= 1 and ln.y1 < page.height * 0.15 and running_contents_head(ln.text):
+            continue  # "4 CONTENTS" / "CONTENTS 5": a running head below a deep top margin, not an entry
         if _PAGE_COLUMN.match(ln.text):
             continue  # the "Page" column header
         if (i == 0 or i == len(lines) - 1) and margin and not _LEADER_ANY.search(ln.text) and first is False and _looks_like_running(ln, page):
