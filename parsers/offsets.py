@@ -228,13 +228,15 @@ class _Finder:
                 ln, j = f"{label} {lines[i + 1]}", i + 1
             if not ln.startswith(f"{label} "):
                 continue
-            if len(ln) < len(target) and j + 1 < len(lines):  # a title wrapped over two lines
-                ln = f"{ln} {lines[j + 1]}"
+            end = j
+            while len(ln) < len(target) and end + 1 < min(len(lines), j + 12):  # a title wrapped, a word a line
+                end += 1
+                ln = f"{ln} {lines[end]}"
             if not ln.startswith(target):
                 continue
-            tail = ln[len(target):].split()
-            if tail and len(tail) <= 2 and tail[-1].isdigit():
-                continue  # "6.1 Threshold . . . 63": a listing line
+            last = lines[end].split()[-1]
+            if last.isdigit() and not key.endswith(last):
+                continue  # "6.1 Threshold . . . 63", "6.7. COLOUR SPECIFICATION BOX 35": a listing line, a running head
             return True
         return False
 

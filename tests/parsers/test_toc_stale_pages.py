@@ -34,6 +34,9 @@ def _book(path: Path, body: list[list[str]], rows: list[tuple[str, str]]) -> Pat
             if ln.startswith("!"):
                 page.insert_text((72, y), ln[1:], fontname="hebo", fontsize=16)
                 y += 28
+            elif ln.startswith("="):
+                page.insert_text((72, y), ln[1:], fontsize=9)
+                y += 20
             else:
                 page.insert_textbox(pymupdf.Rect(72, y - 10, 540, y + 200), ln, fontsize=11)
                 y += 210
@@ -110,3 +113,19 @@ def test_a_chapter_headed_with_its_number_spelt_out_stays_on_its_page(tmp_path: 
         result = recover_structure(pdf, max_leaf_pages=0)
     assert [(e.title, e.page) for e in result.entries] == [
         ("1 Getting Started", 2), ("2 Daily Operation", 4), ("3 Safety Rules", 6)]
+
+
+def test_a_heading_set_a_word_a_line_is_found_and_the_running_head_after_it_is_not(tmp_path: Path) -> None:
+    """A justified heading in a narrow box comes out one word a line ("6.7" / "Colour" / "Specification" ...); the
+    next page's running head repeats it in capitals with the folio ("6.7. COLOUR SPECIFICATION BOX (...) 5")."""
+    title = "Colour Specification box (child of JP2 Header box)"
+    body = [
+        ["!6 Boxes", PROSE * 3],
+        [PROSE * 2, "!6.7", *[f"!{w}" for w in title.split()]],  # printed 2: the heading, a word a line
+        [f"=6.7. {title.upper()} 3", PROSE * 3],
+        ["!7 Tests", PROSE * 3],
+    ]
+    pdf_path = _book(tmp_path / "w.pdf", body, [("6 Boxes", "1"), (f"6.7 {title}", "2"), ("7 Tests", "4")])
+    with PdfSource(pdf_path) as pdf:
+        result = recover_structure(pdf, max_leaf_pages=0)
+    assert [(e.title, e.page) for e in result.entries] == [("6 Boxes", 2), (f"6.7 {title}", 3), ("7 Tests", 5)]
