@@ -296,9 +296,12 @@ def map_entries(
     labels: Sequence[str | None],
     toc_pages: Sequence[int],
     shared_page: int | None = None,
+    by_heading: bool = False,
 ) -> OffsetResult:
     """Set ``physical`` and ``status`` on every entry; return the offset decisions. ``shared_page``: the last contents
-    page when the body begins on it, under the listing; an entry whose printed page is that page's may go there."""
+    page when the body begins on it, under the listing; an entry whose printed page is that page's may go there.
+    ``by_heading``: a listing without page numbers; an entry without a link goes to the first page after the one
+    before it that sets its title as a line of its own."""
     page_count = len(texts)
     finder = _Finder(texts)
     body_start = (max(toc_pages) + 1) if toc_pages else 1
@@ -428,6 +431,16 @@ def map_entries(
         hi = next((entries[j].physical for j in range(i + 1, len(entries)) if entries[j].physical), page_count) or page_count
         if lo > hi:  # the TOC jumps back here (filings list Item 2 after Item 1's later pages): look just before hi
             lo = max(body_start, hi - 2)
+        if by_heading:
+            # A listing without page numbers: the first page after the last title found that sets this title as a
+            # line of its own, else mentions it; a title found nowhere stays there and does not move the next ones.
+            lo = next((entries[j].physical for j in range(i - 1, -1, -1) if entries[j].status != "unverifiable"
+                       and entries[j].physical), body_start) or body_start
+            found = finder.pages_with(key, lo, page_count) if len(key) >= 3 else []
+            found = [p for p in found if finder.titled(key, p)] or found
+            e.physical, e.status = (found[0], "located") if found else (lo, "unverifiable")
+            counts[e.status] += 1
+            continue
         found = finder.pages_with(key, lo, max(lo, hi)) if len(key) >= 3 else []
         # "Part II" printed without a number starts where its first item starts, unless its title shows up before.
         e.physical, e.status = (found[0], "located") if found else (max(lo, hi), "unverifiable")

@@ -37,7 +37,8 @@ STAGES: dict[str, tuple[str, str]] = {
     # structure 6: a contents entry goes to its numbered heading rather than a page that only mentions its title, and
     # a page of one figure is not a section's anchor; a chapters-only contents gets the numbered sections of the body;
     # TeX's separately drawn accents are put on their letters in contents titles; a contents page's running head
-    # ("4 CONTENTS") is not an entry (17c)
+    # ("4 CONTENTS") is not an entry; a bulleted contents without page numbers is read; a lone roman-looking title
+    # takes its style's level (17c)
     "structure": ("6", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),

@@ -625,16 +625,19 @@ def assign_levels(entries: list[TocEntry]) -> None:
     for e in entries:
         if id(e) in parts:
             e.extra["part"] = True
+    # A title that only reads as a roman number ("X Resources" among bulleted titles, outside a run I, II, III of
+    # Parts) is no numbering: its level comes from its style, and it teaches its style nothing.
+    numbered = {id(e) for e in entries if e.numbering is not None and (e.numbering.kind != "roman" or id(e) in parts)}
     learned: dict[tuple, Counter] = {}
     for e in entries:
         s = (indent(e), -round(e.size), not e.bold)
-        if e.numbering is not None and id(e) not in parts:
+        if id(e) in numbered and id(e) not in parts:
             learned.setdefault(s, Counter())[e.numbering.depth + (1 if has_part else 0)] += 1
     for e in entries:
         s = (indent(e), -round(e.size), not e.bold)
         if id(e) in parts:
             e.level = 1
-        elif e.numbering is not None:
+        elif id(e) in numbered:
             e.level = e.numbering.depth + (1 if has_part else 0)
         elif s in part_styles:
             e.level = 1  # unnumbered, in the Parts' own style ("Appendices" after "III Developers Manual")
