@@ -255,11 +255,9 @@ class _Finder:
         """Normalized lines printed at the top or foot (first or last two lines) of two pages or more: running heads."""
         if self._running is None:
             seen: Counter[str] = Counter()
-            for n in range(1, len(self.texts) + 1):
-                if n not in self._lines:
-                    self._lines[n] = _norm_lines(self.texts[n - 1])
-                lines = self._lines[n]
-                seen.update(set(lines[:2] + lines[-2:]))
+            for text in self.texts:  # only each page's edge lines are normalized: a long book has thousands of pages
+                raw = [ln for ln in text.splitlines() if ln.strip()]
+                seen.update(set(_norm_lines("\n".join(raw[:2] + raw[-2:]))))
             self._running = {ln for ln, c in seen.items() if c >= 2}
         return self._running
 
