@@ -600,6 +600,11 @@ def to_entry(r: _Raw, layouts: list[PageLayout]) -> TocEntry:
                     x0=r.line.x0, size=r.line.size, bold=r.line.bold, link=link)
 
 
+def entry_from_line(line: Line, title: str, page: int, layouts: list[PageLayout]) -> TocEntry:
+    """A contents line read some other way (a bulleted title without a page number) as an entry, with its link."""
+    return to_entry(_Raw(line, TocLine(title, None, False), page), layouts)
+
+
 def assign_levels(entries: list[TocEntry]) -> None:
     """Levels from numbering depth where present, else from the entry's style (indent, size, weight).
 

@@ -14,7 +14,7 @@ from typing import Callable
 
 from parsers.layout import Line, PageLayout
 from parsers.numbering import parse_numbering
-from parsers.toc import TocEntry, assign_levels, is_heading, to_entry, TocLine, _Raw
+from parsers.toc import TocEntry, assign_levels, entry_from_line, is_heading
 
 BULLETS = "\u00b7\u2013\u2022\u2666\u25e6\u25aa\u25a0\u25cf\u25cb\u25ba\u25b8\u2023\u2043"
 MIN_ROWS = 6
@@ -60,8 +60,7 @@ def find_bullet_toc(page_count: int, text: Callable[[int], str], layout: Callabl
                 # "Circles & Ellipses | Spline Curves | Polylines ...": a row of links to a page's parts, not a title.
                 if not title or "|" in title or len(title.split()) > MAX_TITLE_WORDS:
                     continue
-                raw = _Raw(ln, TocLine(title, None, False), p)
-                entry = to_entry(raw, layouts)
+                entry = entry_from_line(ln, title, p, layouts)
                 entry.numbering = parse_numbering(title)
                 entries.append(entry)
         if len(entries) >= MIN_ROWS:
