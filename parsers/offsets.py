@@ -209,15 +209,22 @@ class _Finder:
     def pages_with(self, key: str, lo: int, hi: int) -> list[int]:
         return [n for n in range(max(1, lo), min(len(self.texts), hi) + 1) if self.on(key, n)]
 
+    def numbered_on(self, label: str, key: str, n: int) -> bool:
+        """Whether page ``n``'s text has the title right after its number ("6 1 threshold"): cheap, and on the
+        listed page as good as a heading, since prose cites a section by its number or by its title, not by both."""
+        if n not in self._compact:
+            self._load(n)
+        return f" {label} {key[:_HEAD_KEY_CHARS].rstrip()}" in self._spaced[n]
+
     def headed(self, label: str, key: str, n: int) -> bool:
         """Whether page ``n`` sets the numbered title as a heading: a line opening with its number ("6.1 Threshold",
         "Chapter 6" over "Segmentation"), not a sentence that mentions the title nor a listing line ending in a page
         number (a chapter's own contents). ``label`` and ``key`` are normalized (``heading_label``, ``title_key``)."""
         if not 1 <= n <= len(self.texts):
             return False
-        lines = self._lines.get(n)
-        if lines is None:
-            lines = self._lines[n] = _norm_lines(self.texts[n - 1])
+        if n not in self._lines:
+            self._lines[n] = _norm_lines(self.texts[n - 1])
+        lines = self._lines[n]
         target = f"{label} {key[:_HEAD_KEY_CHARS].rstrip()}"
         running = self._running_lines()
         for i, raw in enumerate(lines):
@@ -461,7 +468,7 @@ def _headed_near(finder: _Finder, label: str, key: str, page: int, prev: int, to
     """The first page within HEAD_WINDOW of ``page`` (not before ``prev``) that sets the numbered title as a heading,
     when ``page`` itself sets it neither numbered nor as a line of its own; None otherwise. The first: a running head
     repeats a section's title on the pages after its heading, never before it."""
-    if not label or len(key) < 3 or finder.headed(label, key, page) or finder.titled(key, page):
+    if not label or len(key) < 3 or finder.numbered_on(label, key, page) or finder.titled(key, page):
         return None
     for q in range(max(1, prev, page - HEAD_WINDOW), page + HEAD_WINDOW + 1):
         if q != page and q not in toc_set and finder.headed(label, key, q):
