@@ -180,6 +180,8 @@ class _Finder:
         self.texts = texts
         self._compact: dict[int, str] = {}
         self._spaced: dict[int, str] = {}
+        self._lines: dict[int, list[str]] = {}
+        self._running: set[str] | None = None
 
     def _load(self, n: int) -> None:
         text = self.texts[n - 1] if 1 <= n <= len(self.texts) else ""
@@ -207,6 +209,83 @@ class _Finder:
     def pages_with(self, key: str, lo: int, hi: int) -> list[int]:
         return [n for n in range(max(1, lo), min(len(self.texts), hi) + 1) if self.on(key, n)]
 
+    def numbered_on(self, label: str, key: str, n: int) -> bool:
+        """Whether page ``n``'s text has the title right after its number ("6 1 threshold"): cheap, and on the
+        listed page as good as a heading, since prose cites a section by its number or by its title, not by both."""
+        if n not in self._compact:
+            self._load(n)
+        return f" {label} {key[:_HEAD_KEY_CHARS].rstrip()}" in self._spaced[n]
+
+    def headed(self, label: str, key: str, n: int) -> bool:
+        """Whether page ``n`` sets the numbered title as a heading: a line opening with its number ("6.1 Threshold",
+        "Chapter 6" over "Segmentation"), not a sentence that mentions the title nor a listing line ending in a page
+        number (a chapter's own contents). ``label`` and ``key`` are normalized (``heading_label``, ``title_key``)."""
+        if not 1 <= n <= len(self.texts):
+            return False
+        if n not in self._lines:
+            self._lines[n] = _norm_lines(self.texts[n - 1])
+        lines = self._lines[n]
+        target = f"{label} {key[:_HEAD_KEY_CHARS].rstrip()}"
+        running = self._running_lines()
+        for i, raw in enumerate(lines):
+            if (i < 2 or i >= len(lines) - 2) and raw in running:
+                continue  # "Chapter 1. Installation guide" at the foot of every other page of the chapter
+            ln, j = _HEAD_WORD.sub("", raw, count=1), i
+            if ln == label and i + 1 < len(lines):  # the number on a line of its own, the title below it
+                ln, j = f"{label} {lines[i + 1]}", i + 1
+            if not ln.startswith(f"{label} "):
+                continue
+            end = j
+            while len(ln) < len(target) and end + 1 < min(len(lines), j + 12):  # a title wrapped, a word a line
+                end += 1
+                ln = f"{ln} {lines[end]}"
+            if not ln.startswith(target):
+                continue
+            last = lines[end].split()[-1]
+            if last.isdigit() and not key.endswith(last):
+                continue  # "6.1 Threshold . . . 63", "6.7. COLOUR SPECIFICATION BOX 35": a listing line, a running head
+            return True
+        return False
+
+
+    def titled(self, key: str, n: int) -> bool:
+        """Whether page ``n`` sets the title as a line of its own, unnumbered ("CONFIGURING KERBEROS", under a
+        "CHAPTER SEVEN" that spells its number out), possibly wrapped over two lines."""
+        if not 1 <= n <= len(self.texts) or not key:
+            return False
+        if n not in self._lines:
+            self._lines[n] = _norm_lines(self.texts[n - 1])
+        lines = self._lines[n]
+        return any(ln == key or f"{ln} {nxt}" == key for ln, nxt in zip(lines, lines[1:] + [""]))
+
+    def _running_lines(self) -> set[str]:
+        """Normalized lines printed at the top or foot (first or last two lines) of two pages or more: running heads."""
+        if self._running is None:
+            seen: Counter[str] = Counter()
+            for text in self.texts:  # only each page's edge lines are normalized: a long book has thousands of pages
+                raw = [ln for ln in text.splitlines() if ln.strip()]
+                seen.update(set(_norm_lines("\n".join(raw[:2] + raw[-2:]))))
+            self._running = {ln for ln, c in seen.items() if c >= 2}
+        return self._running
+
+
+def _norm_lines(text: str) -> list[str]:
+    return [" ".join(_NON_ALNUM.sub(" ", ln.casefold()).split()) for ln in text.splitlines() if ln.strip()]
+
+
+# A heading may name its level before the number ("Chapter 6" over the title); normalized text.
+_HEAD_WORD = re.compile(r"^(?:chapter|chapitre|kapitel|section|appendix|annex|annexe|anhang|part|teil|book)\s+")
+_HEAD_KEY_CHARS = 40
+
+
+def heading_label(title: str) -> str:
+    """The normalized number a numbered title is headed with in the body ("Chapter 6 Foo" -> "6", "6.1 Foo" ->
+    "6 1"), or "" when the title has no section number."""
+    num = parse_numbering(title)
+    if num is None or num.kind not in ("decimal", "chapter", "letter", "appendix", "section"):
+        return ""
+    return _HEAD_WORD.sub("", " ".join(_NON_ALNUM.sub(" ", num.label.casefold()).split()), count=1)
+
 
 def _lookup(idx: dict[tuple[str, int], list[int]], pn: PageNumber, after: int) -> int | None:
     pages = idx.get((pn.kind, pn.value))
@@ -222,9 +301,12 @@ def map_entries(
     labels: Sequence[str | None],
     toc_pages: Sequence[int],
     shared_page: int | None = None,
+    by_heading: bool = False,
 ) -> OffsetResult:
     """Set ``physical`` and ``status`` on every entry; return the offset decisions. ``shared_page``: the last contents
-    page when the body begins on it, under the listing; an entry whose printed page is that page's may go there."""
+    page when the body begins on it, under the listing; an entry whose printed page is that page's may go there.
+    ``by_heading``: a listing without page numbers; an entry without a link goes to the first page after the one
+    before it that sets its title as a line of its own."""
     page_count = len(texts)
     finder = _Finder(texts)
     body_start = (max(toc_pages) + 1) if toc_pages else 1
@@ -233,6 +315,7 @@ def map_entries(
     # Roman folios before the contents too: a preface listed as "v" is printed there, before the listing.
     fol_idx = folio_index({p: f for p, f in folios.items() if p >= body_start - 1 or f.kind == "roman"})
     keys = [title_key(e.title) for e in entries]
+    labels_ = [heading_label(e.title) for e in entries]
     repeated = {k for k, c in Counter(keys).items() if c > 1}  # generated titles listed again and again
 
     # Dominant offset for arabic numbers: from labels/folios when they exist, else titles in the body.
@@ -295,6 +378,12 @@ def map_entries(
         else:
             for name, p in cands:
                 if finder.on(key, p):
+                    headed = _headed_near(finder, labels_[i], key, p, prev, toc_set)
+                    if headed is not None:
+                        # The page names the title only in passing; its numbered heading is a few pages away (a
+                        # contents printed before figures moved, a folio sequence it no longer matches).
+                        chosen, status = headed, "corrected"
+                        break
                     chosen, status = p, "verified"
                     if name in ("label", "folio") and e.page.kind == "arabic":  # type: ignore[union-attr]
                         # The page prints this number and holds the title: the offset here, whatever an entry
@@ -306,6 +395,10 @@ def map_entries(
                 # The page prints the listed number but holds nothing beyond its running head and folio (an
                 # anchor set before a figure that moved on): nothing on it contradicts the contents.
                 chosen = cands[0][1]
+            if chosen is None and cands:
+                headed = _headed_near(finder, labels_[i], key, cands[0][1], prev, toc_set)
+                if headed is not None:
+                    chosen, status = headed, "corrected"
             if chosen is None and cands:
                 near = finder.near(key, cands[0][1]) if len(key) >= 4 else None
                 if near is not None and near >= prev and near not in toc_set:  # the listing itself is not the section
@@ -343,6 +436,16 @@ def map_entries(
         hi = next((entries[j].physical for j in range(i + 1, len(entries)) if entries[j].physical), page_count) or page_count
         if lo > hi:  # the TOC jumps back here (filings list Item 2 after Item 1's later pages): look just before hi
             lo = max(body_start, hi - 2)
+        if by_heading:
+            # A listing without page numbers: the first page after the last title found that sets this title as a
+            # line of its own, else mentions it; a title found nowhere stays there and does not move the next ones.
+            lo = next((entries[j].physical for j in range(i - 1, -1, -1) if entries[j].status != "unverifiable"
+                       and entries[j].physical), body_start) or body_start
+            found = finder.pages_with(key, lo, page_count) if len(key) >= 3 else []
+            found = [p for p in found if finder.titled(key, p)] or found
+            e.physical, e.status = (found[0], "located") if found else (lo, "unverifiable")
+            counts[e.status] += 1
+            continue
         found = finder.pages_with(key, lo, max(lo, hi)) if len(key) >= 3 else []
         # "Part II" printed without a number starts where its first item starts, unless its title shows up before.
         e.physical, e.status = (found[0], "located") if found else (max(lo, hi), "unverifiable")
@@ -358,10 +461,29 @@ def map_entries(
     )
 
 
+HEAD_WINDOW = 5  # pages either side of the listed page where a numbered heading is looked for
+
+
+def _headed_near(finder: _Finder, label: str, key: str, page: int, prev: int, toc_set: set[int]) -> int | None:
+    """The first page within HEAD_WINDOW of ``page`` (not before ``prev``) that sets the numbered title as a heading,
+    when ``page`` itself sets it neither numbered nor as a line of its own; None otherwise. The first: a running head
+    repeats a section's title on the pages after its heading, never before it."""
+    if not label or len(key) < 3 or finder.numbered_on(label, key, page) or finder.titled(key, page):
+        return None
+    for q in range(max(1, prev, page - HEAD_WINDOW), page + HEAD_WINDOW + 1):
+        if q != page and q not in toc_set and finder.headed(label, key, q):
+            return q
+    return None
+
+
 def _bare(text: str) -> bool:
-    """A page with no text of its own: at most a running head and a folio."""
+    """A page with no text of its own: at most a running head and a folio. A figure's caption is not a running head:
+    a page of one figure is the content of the section before it."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
-    return len(lines) <= 2 and sum(len(ln) for ln in lines) < 80
+    return len(lines) <= 2 and sum(len(ln) for ln in lines) < 80 and not any(_CAPTION.match(ln) for ln in lines)
+
+
+_CAPTION = re.compile(r"^\s*(?:figure|fig\.|table|plate|abbildung|tableau)\s*\d", re.I)
 
 
 def _next_agrees(entries: list[TocEntry], keys: list[str], i: int, offset: int, finder: _Finder,

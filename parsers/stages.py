@@ -34,7 +34,12 @@ STAGES: dict[str, tuple[str, str]] = {
     # names; a figure's labels and a footnote-marked author line are not headings; an index is not a contents (17h);
     # filings: back matter ends the Items, unlabelled exhibits found from the exhibit index, an exhibit's numbered
     # sections as its children, folios like "- 12 -" and "F-12" as page labels (17f)
-    "structure": ("5", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+    # structure 6: a contents entry goes to its numbered heading rather than a page that only mentions its title, and
+    # a page of one figure is not a section's anchor; a chapters-only contents gets the numbered sections of the body;
+    # TeX's separately drawn accents are put on their letters in contents titles; a contents page's running head
+    # ("4 CONTENTS") is not an entry; a bulleted contents without page numbers is read; a lone roman-looking title
+    # takes its style's level (17c)
+    "structure": ("6", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),

@@ -22,7 +22,9 @@ from parsers.inner_toc import add_inner_tocs
 from parsers.offsets import CHECKED, map_entries, title_key
 from parsers.pdf import PdfSource
 from parsers.ranges import KIND_PAGE_GROUP, Entry, build_tree
-from parsers.toc import TocEntry, find_toc
+from parsers.toc import TocEntry, TocResult, find_toc, screen_page, spell_accents
+from parsers.toc_bullets import find_bullet_toc
+from parsers.toc_sections import body_sections, chapters_only
 
 # A hook for a model-backed fallback, called only when no deterministic method
 # (bookmarks, printed TOC, headings) yields a credible tree. It gets the open
@@ -34,6 +36,7 @@ MIN_VERIFIED_SHARE = 0.5  # of TOC entries with a page number that must check ou
 # Below this many characters a page on average, the body has no text layer to verify TOC entries against
 # (a typeset page holds 2,000-4,000; a running head and folio alone ~50).
 MIN_BODY_CHARS = 150
+MIN_BULLETED_PLACED = 0.6  # of a bulleted contents' titles (no page numbers) that must be found in the body
 MAX_GOOD_SHARE_PAST_END = 0.25  # a TOC tail projected past the last page is cut when fewer of it check out
 MAX_SPLIT_PAGES = 400  # do not build layouts for more pages than this when splitting leaves
 MAX_LEAF_TOKENS = 20_000  # a leaf above this many (approximate) tokens is split even if short in pages
@@ -156,13 +159,20 @@ def _chain(pdf: PdfSource, llm_hook: LlmStructureHook | None) -> StructureResult
 
 def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], str | None]:
     toc = find_toc(pdf.page_count, pdf.text, pdf.layout)
+    bulleted = False
+    if not toc.entries:
+        # A bulleted list of titles without page numbers under a contents heading (a web page printed to PDF).
+        heads = [n for n in range(1, min(pdf.page_count, 40) + 1) if screen_page(pdf.text(n))[0]]
+        found, pages = find_bullet_toc(pdf.page_count, pdf.text, pdf.layout, heads) if heads else ([], [])
+        if found:
+            toc, bulleted = TocResult(found, pages), True
     if len(toc.entries) < MIN_ENTRIES:
         return [], None, ({"pages": toc.pages} if toc.pages else {}), toc.reason or f"only {len(toc.entries)} TOC entries"
     texts = [pdf.text(n) for n in range(1, pdf.page_count + 1)]
     listed = len(toc.entries)
     # When the body begins under the listing on its last page, that page is the first section's as well.
     shared = toc.pages[-1] if toc.body_on_last_page else None
-    result = map_entries(toc.entries, texts, pdf.labels(), toc.pages, shared)
+    result = map_entries(toc.entries, texts, pdf.labels(), toc.pages, shared, by_heading=bulleted)
     cut = beyond_last_page(toc.entries, pdf.page_count)
     if cut < listed:
         # A truncated document (an excerpt) or a TOC listing more than the file holds: map what is in range.
@@ -180,14 +190,25 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
     }
     with_pages = [e for e in toc.entries if e.page is not None or e.link is not None]
     good = sum(1 for e in with_pages if e.status in CHECKED)
+    if bulleted:
+        placed = sum(1 for e in toc.entries if e.status in CHECKED or e.status == "located")
+        if placed < MIN_BULLETED_PLACED * len(toc.entries):
+            return [], None, info, f"only {placed} of {len(toc.entries)} titles of a bulleted contents found in the body"
+        info["bulleted"] = True
     if with_pages and good < MIN_VERIFIED_SHARE * len(with_pages):
         if result.method == "after-contents" and not body_has_text(texts, toc.pages):
             # Nothing to verify against (a body without a text layer): the listing is the only evidence there is.
             info["unverified_body"] = True
         else:
             return [], None, info, f"only {good} of {len(with_pages)} TOC entries could be verified in the body"
-    entries = [Entry(e.level, e.title, e.physical or 1) for e in toc.entries]
+    entries = [Entry(e.level, spell_accents(e.title), e.physical or 1) for e in toc.entries]
     filing = is_filing(entries)
+    if not filing and chapters_only(toc.entries):
+        # A contents of chapters only: their numbered sections are headed in the body.
+        per_entry = body_sections(toc.entries, pdf.text, pdf.page_count)
+        if any(per_entry):
+            entries = [x for e, kids in zip(entries, per_entry) for x in [e, *kids]]
+            info["body_sections"] = sum(map(len, per_entry))
     back: list[Entry] = []
     if filing:
         # Back matter first, so that the last Item ends at the signatures and an exhibit's own contents page

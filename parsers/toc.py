@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
@@ -97,6 +98,31 @@ class TocEntry:
     extra: dict = field(default_factory=dict)
 
 
+# TeX's old 7-bit fonts draw an accent as a glyph of its own before the letter ("D\u00b4efinitions", "Mises `a jour",
+# "c\u00b8" for a cedilla): the text layer keeps the spacing accent, the author's outline has "Définitions".
+_SPACING_ACCENT = {"\u00b4": "\u0301", "`": "\u0300", "\u02c6": "\u0302", "\u00a8": "\u0308", "\u02dc": "\u0303"}
+_ACCENT_BEFORE = re.compile(r"(?<![^\W\d_])([\u00b4`\u02c6\u00a8\u02dc])\s?([aeiouyAEIOUYnN\u0131])|"
+                            r"(?<=[^\W\d_])([\u00b4\u02c6\u00a8\u02dc])\s?([aeiouyAEIOUYnN\u0131])")
+_CEDILLA = re.compile(r"([cC])\s?\u00b8|\u00b8\s?([cC])")
+
+
+def spell_accents(title: str) -> str:
+    """A title with TeX's separately drawn accents put on their letters ("D\u00b4efinitions" -> "Définitions"). A
+    backquote counts only where it cannot be code: no other backquote, no closing quote, not in a path."""
+    if not any(ch in title for ch in "\u00b4`\u02c6\u00a8\u02dc\u00b8"):
+        return title
+    code = title.count("`") > 1 or "'" in title or "/" in title
+
+    def put(m: re.Match) -> str:
+        accent, letter = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if code and accent == "`":
+            return m.group(0)
+        return unicodedata.normalize("NFC", letter.replace("\u0131", "i") + _SPACING_ACCENT[accent])
+
+    out = _ACCENT_BEFORE.sub(put, title)
+    return _CEDILLA.sub(lambda m: unicodedata.normalize("NFC", (m.group(1) or m.group(2)) + "\u0327"), out)
+
+
 # -- page screening ------------------------------------------------------------------
 
 _NUMBER_LINE = re.compile(r"^\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*$", re.I)
@@ -127,6 +153,16 @@ def listing_like(text: str, page_count: int) -> bool:
         return False
     forward = sum(1 for a, b in zip(numbers, numbers[1:]) if b >= a)
     return forward >= 0.9 * (len(numbers) - 1)
+
+
+def running_contents_head(text: str) -> bool:
+    """A contents page's running head: the contents heading with the page's folio before or after it."""
+    words = text.split()
+    if len(words) < 2:
+        return False
+    if parse_page_number(words[0]) is not None:
+        return bool(_HEADING_RE.match(" ".join(words[1:])))
+    return parse_page_number(words[-1]) is not None and bool(_HEADING_RE.match(" ".join(words[:-1])))
 
 
 def is_heading(text: str) -> bool:
@@ -301,6 +337,8 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
             continue
         if _NUMBER_LINE.match(ln.text) and margin:
             continue  # folio
+        if i - start <= 1 and ln.y1 < page.height * 0.15 and running_contents_head(ln.text):
+            continue  # "4 CONTENTS" / "CONTENTS 5": a running head below a deep top margin, not an entry
         if _PAGE_COLUMN.match(ln.text):
             continue  # the "Page" column header
         if (i == 0 or i == len(lines) - 1) and margin and not _LEADER_ANY.search(ln.text) and first is False and _looks_like_running(ln, page):
@@ -563,6 +601,11 @@ def to_entry(r: _Raw, layouts: list[PageLayout]) -> TocEntry:
                     x0=r.line.x0, size=r.line.size, bold=r.line.bold, link=link)
 
 
+def entry_from_line(line: Line, title: str, page: int, layouts: list[PageLayout]) -> TocEntry:
+    """A contents line read some other way (a bulleted title without a page number) as an entry, with its link."""
+    return to_entry(_Raw(line, TocLine(title, None, False), page), layouts)
+
+
 def assign_levels(entries: list[TocEntry]) -> None:
     """Levels from numbering depth where present, else from the entry's style (indent, size, weight).
 
@@ -588,16 +631,19 @@ def assign_levels(entries: list[TocEntry]) -> None:
     for e in entries:
         if id(e) in parts:
             e.extra["part"] = True
+    # A title that only reads as a roman number ("X Resources" among bulleted titles, outside a run I, II, III of
+    # Parts) is no numbering: its level comes from its style, and it teaches its style nothing.
+    numbered = {id(e) for e in entries if e.numbering is not None and (e.numbering.kind != "roman" or id(e) in parts)}
     learned: dict[tuple, Counter] = {}
     for e in entries:
         s = (indent(e), -round(e.size), not e.bold)
-        if e.numbering is not None and id(e) not in parts:
+        if id(e) in numbered and id(e) not in parts:
             learned.setdefault(s, Counter())[e.numbering.depth + (1 if has_part else 0)] += 1
     for e in entries:
         s = (indent(e), -round(e.size), not e.bold)
         if id(e) in parts:
             e.level = 1
-        elif e.numbering is not None:
+        elif id(e) in numbered:
             e.level = e.numbering.depth + (1 if has_part else 0)
         elif s in part_styles:
             e.level = 1  # unnumbered, in the Parts' own style ("Appendices" after "III Developers Manual")

@@ -1,0 +1,107 @@
+"""A contents that lists only the chapters: their numbered sections come from the body.
+
+Some contents stop at the chapters (Sphinx's LaTeX output with a shallow ``tocdepth``, a "Brief Contents") while
+the chapters are numbered ("3 Realm configuration decisions") and their sections are headed "3.1 Realm name",
+"3.2 ..." in the body, as the author's own outline lists them. Here the sections are read from the plain text of
+each chapter's pages: a line opening with the chapter's number and a section number (or the number alone on its
+line with the title below), in sequence (N.1, N.2, ...; N.k.1, N.k.2 under N.k), so a cross-reference, a table
+row or a version number ("Release 1.20.1") does not pass. Pure over page texts.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Sequence
+
+from parsers.ranges import Entry
+from parsers.toc import TocEntry, spell_accents
+
+MIN_CHAPTERS = 3
+MAX_TITLE_WORDS = 12
+_NUMBERED = re.compile(r"^(?P<num>\d{1,3}(?:\.\d{1,3}){1,2})\.?(?:\s+(?P<title>\S.*))?$")
+
+
+def chapters_only(entries: Sequence[TocEntry]) -> bool:
+    """The contents lists numbered chapters and nothing below them: no entry numbered "1.2", all on one level."""
+    if any(e.numbering is not None and e.numbering.depth > 1 for e in entries):
+        return False
+    chapters = [e for e in entries if _chapter_number(e) is not None]
+    levels = {e.level for e in entries if not e.extra.get("part")}
+    return len(chapters) >= MIN_CHAPTERS and len(levels) == 1
+
+
+def _chapter_number(e: TocEntry) -> int | None:
+    n = e.numbering
+    if n is None or n.depth != 1 or n.kind not in ("decimal", "chapter"):
+        return None
+    digits = n.label.split()[-1]
+    return int(digits) if digits.isdigit() else None
+
+
+def body_sections(entries: Sequence[TocEntry], text: Callable[[int], str], page_count: int) -> list[list[Entry]]:
+    """Per contents entry, the numbered sections headed in its pages (an empty list for an unnumbered entry)."""
+    out: list[list[Entry]] = []
+    for i, e in enumerate(entries):
+        number = _chapter_number(e)
+        if number is None or not e.physical:
+            out.append([])
+            continue
+        end = next((x.physical for x in entries[i + 1:] if x.physical and x.physical >= e.physical), page_count)
+        out.append(_sections(number, e.level, e.physical, end or page_count, text))
+    return out
+
+
+def _sections(number: int, level: int, start: int, end: int, text: Callable[[int], str]) -> list[Entry]:
+    found: list[Entry] = []
+    last: list[int] = [0, 0]  # the last section number accepted at depth 2 and depth 3
+    for page in range(start, end + 1):
+        lines = [" ".join(ln.split()) for ln in text(page).splitlines() if ln.strip()]
+        for j, ln in enumerate(lines):
+            head = _head(ln, lines[j + 1] if j + 1 < len(lines) else "", number)
+            if head is None:
+                continue
+            parts, title = head
+            depth = len(parts)
+            if depth == 2 and parts[1] == last[0] + 1:
+                nxt = [parts[1], 0]
+            elif depth == 3 and parts[1] == last[0] and parts[2] == last[1] + 1:
+                nxt = [last[0], parts[2]]
+            else:
+                continue
+            if _listing(lines, j, number):
+                continue
+            last = nxt
+            label = ".".join(str(p) for p in parts)
+            found.append(Entry(level + depth - 1, spell_accents(f"{label} {title}"), page))
+    return found
+
+
+def _head(line: str, below: str, number: int) -> tuple[tuple[int, ...], str] | None:
+    """(section numbers, title) when ``line`` heads a section of chapter ``number``."""
+    m = _NUMBERED.match(line)
+    if m is None:
+        return None
+    parts = tuple(int(p) for p in m.group("num").split("."))
+    if parts[0] != number:
+        return None
+    title = m.group("title") or below
+    words = title.split()
+    if not re.search(r"[^\W\d_]{2}", title) or len(words) > MAX_TITLE_WORDS or title.endswith((",", ";")):
+        return None
+    if words[-1].isdigit() or _NUMBERED.match(title):  # "3.1 Realm name 45": a listing line
+        return None
+    return parts, title
+
+
+def _listing(lines: list[str], j: int, number: int) -> bool:
+    """Line ``j`` is one row of a listing of sections (a chapter's own short contents): the next line, or the one
+    after the title when the number stands alone, heads the next section at the same depth."""
+    m = _NUMBERED.match(lines[j])
+    step = 1 if m and m.group("title") else 2
+    if j + step >= len(lines):
+        return False
+    here, nxt = _head(lines[j], lines[j + 1] if j + 1 < len(lines) else "", number), _NUMBERED.match(lines[j + step])
+    if here is None or nxt is None:
+        return False
+    parts = tuple(int(p) for p in nxt.group("num").split("."))
+    return len(parts) == len(here[0]) and parts[:-1] == here[0][:-1] and parts[-1] == here[0][-1] + 1
