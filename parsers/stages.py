@@ -34,7 +34,9 @@ STAGES: dict[str, tuple[str, str]] = {
     # names; a figure's labels and a footnote-marked author line are not headings; an index is not a contents (17h);
     # filings: back matter ends the Items, unlabelled exhibits found from the exhibit index, an exhibit's numbered
     # sections as its children, folios like "- 12 -" and "F-12" as page labels (17f)
-    "structure": ("5", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+    # structure 6 (17n): bold run-in heads set like the document's heads, an index's display letters left out, no
+    # run-in heads from contents lines, the title set again at the back and C preprocessor lines are not headings
+    "structure": ("6", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
