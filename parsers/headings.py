@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from dataclasses import replace as dc_replace
 from typing import Sequence
 
 from parsers.layout import Line, PageLayout
@@ -572,6 +573,22 @@ def _drop_entry_families(found: list[Heading]) -> list[Heading]:
     return [h for h in found if id(h) not in entries]
 
 
+LIST_REPEATS = 1 / 3  # share of top-level numbers that repeat an earlier one before the numbering reads as a list's
+MIN_COUNTED = 6  # top-level numbered heads before that share is weighed
+
+
+def _list_counts(found: list[Heading]) -> set[int]:
+    """Heads (by identity) whose top-level number is a list's count rather than the document's numbering: a third
+    or more of the top-level numbers repeat an earlier one ("1. Where can I get xfig?" ... "1. When I pull up a
+    menu" in each list of a FAQ, "1. Get xfig.tar.gz" in each install recipe). A document numbers each chapter
+    once; appendices or a second part starting again repeat a few."""
+    top = [h for h in found if h.numbering is not None and h.numbering.kind == "decimal" and h.numbering.depth == 1]
+    labels = [h.numbering.label.rstrip(".") for h in top]  # type: ignore[union-attr]
+    if len(top) < MIN_COUNTED or len(labels) - len(set(labels)) < LIST_REPEATS * len(labels):
+        return set()
+    return {id(h) for h in top}
+
+
 def assign_heading_levels(found: list[Heading]) -> None:
     """Level 1 for the largest style, then down by size and weight; decimal numbering wins.
 
@@ -584,17 +601,21 @@ def assign_heading_levels(found: list[Heading]) -> None:
 
     styles = sorted({(-h.size, not h.bold) for h in found})
     rank = {s: i + 1 for i, s in enumerate(styles)}
-    parts = part_entries([h for h in found if not h.unit], style)
+    counted = _list_counts(found)
+    # A list's count is not the document's numbering: those heads are placed by their style, and are no chapters
+    # for the Parts test to weigh other heads against.
+    view = [dc_replace(h, numbering=None) if id(h) in counted else h for h in found if not h.unit]
+    parts = {id(h) for h, v in zip([h for h in found if not h.unit], view) if id(v) in part_entries(view, style)}
     part_styles = {style(h) for h in found if id(h) in parts}
     parts |= {id(h) for h in found if h.unit}  # a manual page is above its sections as a Part is above chapters
     shift = 1 if parts else 0
     learned: dict[tuple, Counter] = {}
     for h in found:
-        n = h.numbering
+        n = None if id(h) in counted else h.numbering
         if n is not None and n.kind in ("decimal", "letter") and id(h) not in parts:
             learned.setdefault(style(h), Counter())[n.depth + shift] += 1
     for h in found:
-        n = h.numbering
+        n = None if id(h) in counted else h.numbering
         if id(h) in parts:
             h.level = 1
         elif n is not None and n.kind in ("decimal", "letter") and n.depth >= 1:

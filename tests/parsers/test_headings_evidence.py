@@ -155,3 +155,32 @@ def test_contents_lines_with_leaders_are_not_run_in_heads(tmp_path: Path) -> Non
         layouts = [pdf.layout(n) for n in range(1, pdf.page_count + 1)]
     heads = outline_headings(detect_headings(layouts))
     assert [h.title for h in heads if h.page == 5] == ["Table of Contents"]
+
+
+def test_a_lists_count_is_not_the_documents_numbering(tmp_path: Path) -> None:
+    # Unnumbered chapters (20 pt) and sections (17 pt); a FAQ whose questions are numbered 1, 2, 3 in each of its
+    # lists (14 pt). Read as chapters, those numbers made every larger head a Part, chapters and sections alike.
+    doc = pymupdf.open()
+    chapters = [("Introduction", ["Starting xfig", "Display Windows"]), ("Drawing Objects", ["Circles", "Ellipses"]),
+                ("Editing Objects", ["Selecting Objects", "Edit Panel"]), ("FAQ", ["General", "Compiling"])]
+    for chapter, sections in chapters:
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 90), chapter, fontname="hebo", fontsize=20)
+        y = 140.0
+        for section in sections:
+            page.insert_text((72, y), section, fontname="hebo", fontsize=17)
+            y += 30
+            for n in range(1, 4) if chapter == "FAQ" else ():
+                page.insert_text((72, y), f"{n}. Why does question {n} of {section.lower()} come up?",
+                                 fontname="hebo", fontsize=14)
+                y += 24
+                page.insert_textbox(pymupdf.Rect(72, y, 540, y + 40), PROSE, fontname="tiro", fontsize=11)
+                y += 40
+            page.insert_textbox(pymupdf.Rect(72, y, 540, y + 60), PROSE, fontname="tiro", fontsize=11)
+            y += 70
+    doc.save(tmp_path / "faq.pdf")
+    doc.close()
+    levels = {t: lv for lv, t, _ in _entries(tmp_path / "faq.pdf")}
+    assert {levels[c] for c, _ in chapters} == {1}
+    assert {levels[s] for _, ss in chapters for s in ss} == {2}
+    assert levels["1. Why does question 1 of general come up?"] == 3
