@@ -604,8 +604,10 @@ def assign_heading_levels(found: list[Heading]) -> None:
     counted = _list_counts(found)
     # A list's count is not the document's numbering: those heads are placed by their style, and are no chapters
     # for the Parts test to weigh other heads against.
-    view = [dc_replace(h, numbering=None) if id(h) in counted else h for h in found if not h.unit]
-    parts = {id(h) for h, v in zip([h for h in found if not h.unit], view) if id(v) in part_entries(view, style)}
+    heads = [h for h in found if not h.unit]
+    view = [dc_replace(h, numbering=None) if id(h) in counted else h for h in heads]
+    in_view = part_entries(view, style)
+    parts = {id(h) for h, v in zip(heads, view) if id(v) in in_view}
     part_styles = {style(h) for h in found if id(h) in parts}
     parts |= {id(h) for h in found if h.unit}  # a manual page is above its sections as a Part is above chapters
     shift = 1 if parts else 0
