@@ -522,6 +522,8 @@ MIN_NUMBERED = 5  # numbered headings before numbering is taken as the document'
 # A plural in parentheses ("sequence(s)", "MSA(s)") is prose, not a call.
 _SIGNATURE = re.compile(r"(?:^|\s)[\w:.-]+/\d+(?:\s|$)|\w\((?!e?s\)).*\)|[=\u27e8\u27e9{}\\<>]"
                         r"|^#\s*(?:define|include|if|ifdef|ifndef|elif|else|endif|undef|pragma)\b")
+
+
 def _signature(title: str) -> bool:
     return bool(_SIGNATURE.search(unicodedata.normalize("NFKC", title)))  # "#deﬁne": TeX's fonts set ligatures
 

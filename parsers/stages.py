@@ -35,7 +35,8 @@ STAGES: dict[str, tuple[str, str]] = {
     # filings: back matter ends the Items, unlabelled exhibits found from the exhibit index, an exhibit's numbered
     # sections as its children, folios like "- 12 -" and "F-12" as page labels (17f)
     # structure 6 (17n): bold run-in heads set like the document's heads, an index's display letters left out, no
-    # run-in heads from contents lines, the title set again at the back and C preprocessor lines are not headings
+    # run-in heads from contents lines, the title set again at the back and C preprocessor lines are not headings, a
+    # list's count is not the document's numbering
     "structure": ("6", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
