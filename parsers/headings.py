@@ -10,8 +10,10 @@ Pure over PageLayouts.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from dataclasses import replace as dc_replace
 from functools import lru_cache
 from typing import Sequence
 
@@ -44,6 +46,7 @@ class Heading:
     level: int = 1
     numbering: Numbering | None = None
     run_in: bool = False  # a numbered head opening its paragraph ("4.1. Degrees. To disable ..."), see _run_in
+    lead_in: bool = False  # a run-in head set bold before roman text ("2. Program global context. Let's ..."): _bold_run_in
     unit: bool = False  # a document of its own inside the file (a manual page), above every head in it: _unit_title
     after: str = ""  # the first line of text under the head
 
@@ -144,9 +147,35 @@ def _run_in(text: str, ln: Line, body: float, gap_above: float) -> str | None:
     m = _RUN_IN.match(text)
     if m is None or abs(ln.size - body) > 0.6 or _monospace(ln) or gap_above < 0.5 * max(ln.y1 - ln.y0, 1.0):
         return None
+    if DOT_LEADERS.search(text):
+        return None  # a contents line ("1.1 Accessing the system files . . . . 1"), wherever the contents is printed
     if len(m.group(2).split()) > 8:
         return None
     return f"{m.group(1)} {m.group(2)}"
+
+
+# A paragraph opening with a section number: "2. Program global context. Let's start ...", "4.1 Degrees. To ...".
+_NUMBERED_START = re.compile(r"^\d{1,3}(?:\.\d{1,3}){0,3}\.?\s+\S")
+MAX_LEAD_WORDS = 10  # a run-in title's words at most, its number included
+
+
+def _bold_run_in(text: str, ln: Line, body: float, gap_above: float) -> str | None:
+    """The bold head a numbered paragraph opens with, the text running on in roman after it (CWEB's starred
+    sections, amsart's and LaTeX's run-in heads set bold): its number and bold words up to their full stop.
+    outline_headings keeps it only where the document sets whole-line heads the same way (``_set_like_heads``)."""
+    if not _NUMBERED_START.match(text) or abs(ln.size - body) > 0.6 or _monospace(ln):
+        return None
+    if gap_above < 0.5 * max(ln.y1 - ln.y0, 1.0) or DOT_LEADERS.search(text):
+        return None
+    words = ln.words
+    n = next((i for i, w in enumerate(words) if not w.bold), len(words))
+    if n < 2 or n == len(words) or n > MAX_LEAD_WORDS or not words[n - 1].text.endswith((".", ":")):
+        return None
+    head = " ".join(w.text for w in words[:n]).rstrip(".:")
+    num = parse_numbering(head)
+    if num is None or num.kind != "decimal" or not re.search(r"[^\W\d_]{2,}", num.rest):
+        return None
+    return head
 
 
 def _capitals_head(text: str, numbered: object, ln: Line, gap_above: float) -> bool:
@@ -196,9 +225,13 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 continue
             if not _is_candidate(ln, lay, body, gap_above, strong_only):
                 head = None if strong_only else _run_in(text, ln, body, gap_above)
+                lead = None if strong_only or head is not None else _bold_run_in(text, ln, body, gap_above)
                 if head is not None:
                     found.append(Heading(lay.number, head, round(ln.size, 1), ln.bold, ln.y0,
                                          numbering=parse_numbering(head), run_in=True))
+                elif lead is not None:
+                    found.append(Heading(lay.number, lead, round(ln.size, 1), True, ln.y0,
+                                         numbering=parse_numbering(lead), run_in=True, lead_in=True))
                 elif prev is not None and not prev.after:
                     prev.after = text
                 prev, prev_line = None, None
@@ -359,9 +392,15 @@ _NAME_LINE = re.compile(r"^([^\s\u2014\u2013\u2212]{1,60}(?:,\s*[^\s\u2014\u2013
 def _drop_title_page(found: list[Heading]) -> None:
     """Drop the title page's lines (document title, edition, date): on page 1, unnumbered, in a style no
     heading after page 2 uses; and its date, whatever its style (a figure's labels may share it)."""
-    later = {(h.size, h.bold) for h in found if h.page > 2}
+    # The title set again later (over a contents printed at the back, a colophon) is no section, and says nothing
+    # about which styles the sections use.
+    first = {h.title.casefold() for h in found if h.page == 1 and h.numbering is None and not h.unit}
+    later = {(h.size, h.bold) for h in found if h.page > 2 and h.title.casefold() not in first}
+    title = {h.title.casefold() for h in found if h.page == 1 and h.numbering is None and not h.unit
+             and (h.size, h.bold) not in later}
     found[:] = [h for h in found if h.unit or not (h.page == 1 and h.numbering is None and (h.size, h.bold) not in later)
-                and not (h.page == 1 and (DATE_LINE.match(h.title) or _THANKS.search(h.title)))]
+                and not (h.page == 1 and (DATE_LINE.match(h.title) or _THANKS.search(h.title)))
+                and not (h.page > 1 and h.numbering is None and h.title.casefold() in title)]
 
 
 # A title or an author's name carrying a footnote mark (LaTeX's \\thanks: "J. Wiersma†", "The package∗"): read as
@@ -386,7 +425,7 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
     assigned again over what is kept.
     """
     kept = [h for h in found if h.numbering is not None or h.unit or (not h.title.endswith(":") and len(h.title.split()) <= 16
-                                                           and not _SIGNATURE.search(h.title) and not _CAPTION.match(h.title)
+                                                           and not _signature(h.title) and not _CAPTION.match(h.title)
                                                            and not _STRAY_START.match(h.title))]
     kept = [h for h in kept if not _CONTACT.search(h.title)]  # "F. Pantigny f@example.org" reads as numbered "F."
     kept = _drop_entry_families(kept)
@@ -437,11 +476,38 @@ def _continuing_run_ins(found: list[Heading]) -> list[Heading]:
     """Run-in heads that continue the document's numbering: "4.2." after a section "4." (or "4.1.") was headed;
     a numbered paragraph elsewhere ("2.1. The licensee shall ...") is text."""
     heads = {h.numbering.label.rstrip(".") for h in found if h.numbering is not None and not h.run_in}
-    runs = [h for h in found if h.run_in and h.numbering is not None]
+    leads = _set_like_heads(found)
+    found = [h for h in found if not h.lead_in or id(h) in leads]
+    runs = [h for h in found if h.run_in and not h.lead_in and h.numbering is not None]
     parents = Counter(h.numbering.label.rstrip(".").rsplit(".", 1)[0] for h in runs)  # type: ignore[union-attr]
     keep = {id(h) for h in runs if (p := h.numbering.label.rstrip(".").rsplit(".", 1)[0]) in heads  # type: ignore[union-attr]
             and parents[p] >= 2}
-    return [h for h in found if not h.run_in or id(h) in keep]
+    return [h for h in found if not h.run_in or h.lead_in or id(h) in keep]
+
+
+def _set_like_heads(found: list[Heading]) -> set[int]:
+    """Bold run-in heads (by identity) that the document treats as its sections: at least two heads standing on
+    lines of their own are set in the same size, bold, with numbering of the same depth, and the run-in's number
+    falls between theirs in reading order (a bold numbered list item starts its count again)."""
+    def key(h: Heading) -> tuple:
+        return (h.size, h.bold, h.numbering.depth)  # type: ignore[union-attr]
+
+    def number(h: Heading) -> tuple[int, ...]:
+        return tuple(int(p) for p in h.numbering.label.rstrip(".").split("."))  # type: ignore[union-attr]
+
+    whole: dict[tuple, list[tuple[int, tuple[int, ...]]]] = {}
+    for i, h in enumerate(found):
+        if not h.run_in and h.bold and h.numbering is not None and h.numbering.kind == "decimal":
+            whole.setdefault(key(h), []).append((i, number(h)))
+    keep: set[int] = set()
+    for i, h in enumerate(found):
+        if not h.lead_in or h.numbering is None or len(whole.get(key(h), ())) < 2:
+            continue
+        before = [n for j, n in whole[key(h)] if j < i]
+        after = [n for j, n in whole[key(h)] if j > i]
+        if (not before or before[-1] < number(h)) and (not after or number(h) < after[0]):
+            keep.add(id(h))
+    return keep
 
 
 def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]:
@@ -458,9 +524,17 @@ def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]
 
 
 MIN_NUMBERED = 5  # numbered headings before numbering is taken as the document's scheme
-# Code signatures and reference entries: "abort/1", "pgf_init()", "key=value", "\\macro{arg}", "⟨key⟩".
+# Code signatures and reference entries: "abort/1", "pgf_init()", "key=value", "\\macro{arg}", "⟨key⟩"; C's
+# preprocessor lines ("#define TRUE 1"), which literate programs and pretty-printers set in bold.
 # A plural in parentheses ("sequence(s)", "MSA(s)") is prose, not a call.
-_SIGNATURE = re.compile(r"(?:^|\s)[\w:.-]+/\d+(?:\s|$)|\w\((?!e?s\)).*\)|[=\u27e8\u27e9{}\\<>]")
+_SIGNATURE = re.compile(r"(?:^|\s)[\w:.-]+/\d+(?:\s|$)|\w\((?!e?s\)).*\)|[=\u27e8\u27e9{}\\<>]"
+                        r"|^#\s*(?:define|include|if|ifdef|ifndef|elif|else|endif|undef|pragma)\b")
+
+
+def _signature(title: str) -> bool:
+    return bool(_SIGNATURE.search(unicodedata.normalize("NFKC", title)))  # "#deﬁne": TeX's fonts set ligatures
+
+
 # Captions of floats ("Table 2: Variables", "Figure 3. Layout", "Listing 1 - main"), not sections.
 _CAPTION = re.compile(r"^(?:table|figure|fig\.|listing|algorithm)\s+[\dA-Z][\d.]*\s*[:.\u2013\u2014-]\s", re.I)
 # A line opening with a character no title opens with: a bullet glyph without Unicode ("\x88 item"), the tail of a
@@ -508,6 +582,22 @@ def _drop_entry_families(found: list[Heading]) -> list[Heading]:
     return [h for h in found if id(h) not in entries]
 
 
+LIST_REPEATS = 1 / 3  # share of top-level numbers that repeat an earlier one before the numbering reads as a list's
+MIN_COUNTED = 6  # top-level numbered heads before that share is weighed
+
+
+def _list_counts(found: list[Heading]) -> set[int]:
+    """Heads (by identity) whose top-level number is a list's count rather than the document's numbering: a third
+    or more of the top-level numbers repeat an earlier one ("1. Where can I get xfig?" ... "1. When I pull up a
+    menu" in each list of a FAQ, "1. Get xfig.tar.gz" in each install recipe). A document numbers each chapter
+    once; appendices or a second part starting again repeat a few."""
+    top = [h for h in found if h.numbering is not None and h.numbering.kind == "decimal" and h.numbering.depth == 1]
+    labels = [h.numbering.label.rstrip(".") for h in top]  # type: ignore[union-attr]
+    if len(top) < MIN_COUNTED or len(labels) - len(set(labels)) < LIST_REPEATS * len(labels):
+        return set()
+    return {id(h) for h in top}
+
+
 def assign_heading_levels(found: list[Heading]) -> None:
     """Level 1 for the largest style, then down by size and weight; decimal numbering wins.
 
@@ -520,17 +610,23 @@ def assign_heading_levels(found: list[Heading]) -> None:
 
     styles = sorted({(-h.size, not h.bold) for h in found})
     rank = {s: i + 1 for i, s in enumerate(styles)}
-    parts = part_entries([h for h in found if not h.unit], style)
+    counted = _list_counts(found)
+    # A list's count is not the document's numbering: those heads are placed by their style, and are no chapters
+    # for the Parts test to weigh other heads against.
+    heads = [h for h in found if not h.unit]
+    view = [dc_replace(h, numbering=None) if id(h) in counted else h for h in heads]
+    in_view = part_entries(view, style)
+    parts = {id(h) for h, v in zip(heads, view) if id(v) in in_view}
     part_styles = {style(h) for h in found if id(h) in parts}
     parts |= {id(h) for h in found if h.unit}  # a manual page is above its sections as a Part is above chapters
     shift = 1 if parts else 0
     learned: dict[tuple, Counter] = {}
     for h in found:
-        n = h.numbering
+        n = None if id(h) in counted else h.numbering
         if n is not None and n.kind in ("decimal", "letter") and id(h) not in parts:
             learned.setdefault(style(h), Counter())[n.depth + shift] += 1
     for h in found:
-        n = h.numbering
+        n = None if id(h) in counted else h.numbering
         if id(h) in parts:
             h.level = 1
         elif n is not None and n.kind in ("decimal", "letter") and n.depth >= 1:

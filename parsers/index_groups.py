@@ -10,6 +10,7 @@ Pure over PageLayouts.
 from __future__ import annotations
 
 import re
+import statistics
 from typing import Sequence
 
 from parsers.headings import MARGIN, Heading
@@ -21,6 +22,9 @@ BOOK_INDEX = re.compile(r"^(?:(?:[a-z]+ ){0,2}index|index of [a-z ]+)$")
 # The group before "A" in makeindex/xindy styles.
 _LEAD_GROUPS = {"symbols", "numbers", "digits"}
 MIN_GROUPS = 3  # letters in order before the index is taken to be grouped (a stray "A" or "I" is not)
+# Letters set this much taller than the index's entries are display heads (Texinfo's 14-pt letters over 9-pt entries,
+# Sphinx's), which those formats' outlines do not list; LaTeX's doc/l3doc set them in the entries' size and list them.
+DISPLAY = 1.25
 ALONE = 1.5  # space on each side of a group letter, in font sizes: it stands alone in its column
 
 
@@ -35,7 +39,8 @@ def index_heading(heads: Sequence[Heading]) -> int | None:
 def letter_groups(layouts: Sequence[PageLayout], index: Heading, until: Heading | None = None) -> list[Heading]:
     """The index's letter groups, one Heading each a level below ``index``, in order; [] when fewer than
     MIN_GROUPS letters run in alphabetical order (an index without group heads)."""
-    found: list[tuple[tuple, str, int, float, float]] = []  # (reading order, title, page, y0, size)
+    found: list[tuple[tuple, str, int, float, float, float]] = []  # (reading order, title, page, y0, size, height)
+    heights: list[float] = []  # of every word on the index's pages: the entries' height
     for lay in layouts:
         if lay.number < index.page or (until is not None and lay.number > until.page):
             continue
@@ -49,6 +54,7 @@ def letter_groups(layouts: Sequence[PageLayout], index: Heading, until: Heading 
                 continue
             size = max(ln.size, 1.0)
             words = ln.words
+            heights.extend(w.y1 - w.y0 for w in words)
             for i, w in enumerate(words):
                 text = w.text.strip()
                 if not (len(text) == 1 and "A" <= text <= "Z") and text.casefold() not in _LEAD_GROUPS:
@@ -58,11 +64,14 @@ def letter_groups(layouts: Sequence[PageLayout], index: Heading, until: Heading 
                 if (before is not None and before < ALONE * size) or (after is not None and after < ALONE * size):
                     continue
                 column = 0 if (w.x0 + w.x1) / 2 < mid else 1
-                found.append(((lay.number, column, w.y0), text, lay.number, w.y0, ln.size))
+                found.append(((lay.number, column, w.y0), text, lay.number, w.y0, ln.size, w.y1 - w.y0))
     found.sort(key=lambda f: f[0])
     chain = _alphabetical_chain([f[1] for f in found])
     if sum(1 for i in chain if len(found[i][1]) == 1) < MIN_GROUPS:
         return []
+    entry = statistics.median(heights)
+    if sum(found[i][5] > DISPLAY * entry for i in chain) * 2 > len(chain):
+        return []  # display letters: not in the outline
     return [Heading(found[i][2], found[i][1], found[i][4], True, found[i][3], level=index.level + 1) for i in chain]
 
 

@@ -39,6 +39,9 @@ STAGES: dict[str, tuple[str, str]] = {
     # TeX's separately drawn accents are put on their letters in contents titles; a contents page's running head
     # ("4 CONTENTS") is not an entry; a bulleted contents without page numbers is read; a lone roman-looking title
     # takes its style's level (17c)
+    # and (17n) bold run-in heads set like the document's heads, an index's display letters left out, no
+    # run-in heads from contents lines, the title set again at the back and C preprocessor lines are not headings, a
+    # list's count is not the document's numbering
     "structure": ("6", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
