@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
@@ -98,3 +99,52 @@ def chapter_pages(doc: pymupdf.Document, heads: Sequence[Sequence[str]]) -> None
             page.insert_textbox(pymupdf.Rect(90, 130, 522, 700), "Body text of the chapter goes on. " * 30,
                                 fontname="helv", fontsize=10)
             page.insert_text((300, 760), str(printed), fontname="helv", fontsize=9)
+
+
+@dataclass(frozen=True)
+class BookStyle:
+    """How ``contents_book`` sets its pages: contents rows (font, where the dot leaders start and how many), bold
+    heads, plain lines and paragraphs (size and the space each takes)."""
+
+    row_font: str = "helv"
+    leader_x: float = 300
+    leaders: int = 50
+    head_size: float = 16
+    head_step: float = 28
+    plain_font: str = "helv"
+    plain_size: float = 9
+    plain_step: float = 20
+    prose_size: float = 11
+    prose_height: float = 200
+
+
+def contents_book(path: Path, rows: Sequence[tuple[str, str]], body: Sequence[Sequence[str]],
+                  style: BookStyle = BookStyle()) -> Path:
+    """Page 1: a dotted contents of ``rows`` (title, printed page); then one page per list of lines in ``body`` ("!"
+    starts a bold head, "=" a plain line, anything else a paragraph), each with its printed folio 1, 2, 3 ... at the
+    foot, on US Letter."""
+    w, h = 612, 792
+    doc = pymupdf.open()
+    toc = doc.new_page(width=w, height=h)
+    toc.insert_text((72, 90), "Contents", fontname="hebo", fontsize=18)
+    for i, (title, num) in enumerate(rows):
+        y = 130 + 18 * i
+        toc.insert_text((72, y), title, fontname=style.row_font, fontsize=11)
+        toc.insert_text((style.leader_x, y), " ." * style.leaders, fontsize=11)
+        toc.insert_text((520 - pymupdf.get_text_length(num, fontsize=11), y), num, fontsize=11)
+    for k, lines in enumerate(body):
+        page = doc.new_page(width=w, height=h)
+        y = 90.0
+        for ln in lines:
+            if ln.startswith("!"):
+                page.insert_text((72, y), ln[1:], fontname="hebo", fontsize=style.head_size)
+                y += style.head_step
+            elif ln.startswith("="):
+                page.insert_text((72, y), ln[1:], fontname=style.plain_font, fontsize=style.plain_size)
+                y += style.plain_step
+            else:
+                page.insert_textbox(pymupdf.Rect(72, y - 10, 540, y + style.prose_height), ln, fontsize=style.prose_size)
+                y += style.prose_height + 10
+        page.insert_text((w / 2, h - 40), str(k + 1), fontsize=9)
+    doc.save(path)
+    return path

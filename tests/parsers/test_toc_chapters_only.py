@@ -6,40 +6,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pymupdf
-
 from parsers.pdf import PdfSource
 from parsers.structure import recover_structure
+from tests.pdfs import BookStyle, contents_book
 
-W, H = 612, 792
 PROSE = ("The controller keeps the outlet pressure between the limits set in the parameters, and the pump stops "
          "when the pressure stays above the upper limit for ten seconds, which the log then records. ")
 
 
+# Chapters head in 13 pt bold over 10 pt paragraphs; plain lines at the heads' size.
+STYLE = BookStyle(row_font="hebo", leader_x=320, leaders=45, head_size=13, head_step=24, plain_size=13,
+                  plain_step=24, prose_size=10, prose_height=120)
+
+
 def _book(path: Path, rows: list[tuple[str, str]], body: list[list[str]]) -> Path:
-    """Page 1: a dotted contents of ``rows``; then one page per list of lines ("!" starts a bold head, "=" a plain
-    line, anything else a paragraph), each with its printed folio 1, 2, 3 ... at the foot."""
-    doc = pymupdf.open()
-    toc = doc.new_page(width=W, height=H)
-    toc.insert_text((72, 90), "Contents", fontname="hebo", fontsize=18)
-    for i, (title, num) in enumerate(rows):
-        y = 130 + 18 * i
-        toc.insert_text((72, y), title, fontname="hebo", fontsize=11)
-        toc.insert_text((320, y), " ." * 45, fontsize=11)
-        toc.insert_text((520 - pymupdf.get_text_length(num, fontsize=11), y), num, fontsize=11)
-    for k, lines in enumerate(body):
-        page = doc.new_page(width=W, height=H)
-        y = 90.0
-        for ln in lines:
-            if ln[:1] in "!=":
-                page.insert_text((72, y), ln[1:], fontname="hebo" if ln[0] == "!" else "helv", fontsize=13)
-                y += 24
-            else:
-                page.insert_textbox(pymupdf.Rect(72, y - 10, 540, y + 120), ln, fontsize=10)
-                y += 130
-        page.insert_text((W / 2, H - 40), str(k + 1), fontsize=9)
-    doc.save(path)
-    return path
+    return contents_book(path, rows, body, STYLE)
 
 
 ROWS = [("1 Getting Started", "1"), ("2 Daily Operation", "3"), ("3 Safety Rules", "5"), ("Index", "6")]

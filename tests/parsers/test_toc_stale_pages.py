@@ -6,43 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pymupdf
-
 from parsers.pdf import PdfSource
 from parsers.structure import recover_structure
+from tests.pdfs import contents_book
 
-W, H = 612, 792
 PROSE = ("The viewer shows the slices side by side, and every change to one of them is applied to the others at once, "
          "which keeps the three orientations in step while the user works through the study. ")
 
 
 def _book(path: Path, body: list[list[str]], rows: list[tuple[str, str]]) -> Path:
-    """Page 1: a dotted contents of ``rows``; then one page per list of lines in ``body`` (a line starting "!" is a
-    bold heading), each with its printed folio 1, 2, 3 ... at the foot."""
-    doc = pymupdf.open()
-    toc = doc.new_page(width=W, height=H)
-    toc.insert_text((72, 90), "Contents", fontname="hebo", fontsize=18)
-    for i, (title, num) in enumerate(rows):
-        y = 130 + 18 * i
-        toc.insert_text((72, y), title, fontsize=11)
-        toc.insert_text((300, y), " ." * 50, fontsize=11)
-        toc.insert_text((520 - pymupdf.get_text_length(num, fontsize=11), y), num, fontsize=11)
-    for k, lines in enumerate(body):
-        page = doc.new_page(width=W, height=H)
-        y = 90.0
-        for ln in lines:
-            if ln.startswith("!"):
-                page.insert_text((72, y), ln[1:], fontname="hebo", fontsize=16)
-                y += 28
-            elif ln.startswith("="):
-                page.insert_text((72, y), ln[1:], fontsize=9)
-                y += 20
-            else:
-                page.insert_textbox(pymupdf.Rect(72, y - 10, 540, y + 200), ln, fontsize=11)
-                y += 210
-        page.insert_text((W / 2, H - 40), str(k + 1), fontsize=9)
-    doc.save(path)
-    return path
+    return contents_book(path, rows, body)
 
 
 def test_a_stale_page_number_gives_way_to_the_numbered_heading(tmp_path: Path) -> None:
