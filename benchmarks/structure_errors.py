@@ -1,0 +1,362 @@
+"""Where the structure errors come from: every error at levels <= 2 of benchmarks/metric.py, classified.
+
+Runs the pagetree method of benchmarks/structure.py (its ``_ours``) on chosen sets and sorts each error of the
+level <= 2 score into one category, so that what unseen manuals get wrong can be counted without reading them:
+
+    .venv/bin/python benchmarks/structure_errors.py --variants B2,NT --extra-groups extra,heldout4 [--show 5]
+    .venv/bin/python benchmarks/structure_errors.py --variants '' --extra-groups heldout5 --aggregate-only \
+        --out benchmarks/results/structure-errors-heldout5.json
+
+A false positive is a prediction that ``metric.score``'s level <= 2 precision counts and that is not correct; a false
+negative an outline entry at level <= 2 that is not correct. ``metric.score`` ignores a matched prediction's level and
+matches a title at any page distance, so a "level error" costs nothing (it is counted, as information) and a title
+found far away is a matched pair on the wrong page. Categories (the first that applies):
+
+false positives
+  deeper         below a node whose outline entry has no children, or deeper than the whole outline, or the title of
+                 an outline entry at level >= 3 another node took: the tree is deeper than the author's outline
+  page           matched to an outline entry at level <= 2, on another page
+  duplicate      the title of an outline entry at level <= 2 that another node took
+  misread        a missed outline entry at level <= 2 within a page has a similar title (truncated, merged, garbled)
+  made_up        a node the indexer made up (front matter, page group)
+  caption / contents_index / code / running_head   junk of that look (see ``_junk_kind``)
+  front_page     before the outline's first entry (title page, front matter)
+  numbered       a numbered heading the outline does not have
+  other          anything else
+false negatives
+  page           matched on another page;  misread   a prediction within a page has a similar title;
+  taken          a node has the title, but an outline entry with the same title took it;  absent   none of these
+
+With ``--aggregate-only`` nothing per document is printed or written (groups that are never tuned on require it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.metric import MATCH_THRESHOLD, Triple, match, normalize_title, score, titles_match  # noqa: E402
+
+FP_CATS = ("deeper", "page", "duplicate", "misread", "made_up", "caption", "contents_index", "code", "running_head",
+           "front_page", "numbered", "other")
+FN_CATS = ("page", "misread", "taken", "absent")
+# The brief's question: how much precision is lost to a tree deeper than the outline (the metric's artifact)
+# against real errors. "misread" and "page"/"duplicate" are real; so is junk.
+FP_GROUPS = {"a: deeper than outline": ("deeper",), "c: page / duplicate": ("page", "duplicate"),
+             "d: misread title": ("misread",),
+             "d: junk": ("made_up", "caption", "contents_index", "code", "running_head", "front_page", "numbered", "other")}
+NEVER_TUNED = ("heldout5",)  # groups whose documents are never looked at one by one
+NEAR_RATIO = 60.0  # below the match threshold, above chance for short headings
+
+_CAPTION = re.compile(r"^(?:figure|fig\.|table|listing|example|plate|exhibit|algorithm)\s*[\dA-Z]", re.I)
+_LEADERS = re.compile(r"\.{3,}|(?:\.\s){3,}|\s\d{1,4}$")
+_CONTENTS_WORDS = {"contents", "table of contents", "index", "list of figures", "list of tables", "bibliography"}
+_CODE = re.compile(r"[{};=<>\[\]]|::|->|\w\(|\b\w+/\d+\b|^[$#%>] |\w_\w")
+_NUMBERED = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s|[A-Z](?:\.\d+)+\.?\s|(?:chapter|part|appendix|section)\s+\S)", re.I)
+
+
+def _parents(pred: Sequence[Triple]) -> list[int | None]:
+    """Each prediction's parent index, rebuilt from the pre-order levels (as predictions_from_tree lists them)."""
+    out: list[int | None] = []
+    stack: list[int] = []
+    for j, (lv, _, _) in enumerate(pred):
+        while stack and pred[stack[-1]][0] >= lv:
+            stack.pop()
+        out.append(stack[-1] if stack else None)
+        stack.append(j)
+    return out
+
+
+def _outline_leaf(truth: Sequence[Triple], i: int) -> bool:
+    return i + 1 >= len(truth) or truth[i + 1][0] <= truth[i][0]
+
+
+def _near(a: str, b: str) -> bool:
+    from rapidfuzz.fuzz import partial_ratio, ratio
+
+    if len(a) < 3 or len(b) < 3:
+        return False
+    return ratio(a, b) >= NEAR_RATIO or (min(len(a), len(b)) >= 8 and partial_ratio(a, b) >= MATCH_THRESHOLD)
+
+
+def _junk_kind(title: str, norm: str, repeats: int) -> str | None:
+    """Cheap looks of lines that are not headings; None if it looks like none of them."""
+    t = " ".join(title.split())
+    if _CAPTION.match(t):
+        return "caption"
+    if _LEADERS.search(t) or norm in _CONTENTS_WORDS:
+        return "contents_index"
+    if _CODE.search(t):
+        return "code"
+    if repeats >= 2:
+        return "running_head"
+    return None
+
+
+def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[bool] | None = None) -> dict[str, Any]:
+    """Every level <= 2 error of ``metric.score(truth, pred)`` in one category; ``examples`` holds the titles.
+
+    ``made_up[j]`` marks predictions of nodes the indexer invented (``predictions_from_tree``'s synthetic kinds).
+    The counts add up: sum(fp) = pred - correct and sum(fn) = truth - correct of ``score(...)["l12"]``.
+    """
+    truth = [(int(lv), str(t), int(p)) for lv, t, p in truth]
+    pred = [(int(lv), str(t), int(p)) for lv, t, p in pred]
+    made_up = list(made_up) if made_up is not None else [False] * len(pred)
+    assigned = match(truth, pred)
+    owner: dict[int, int] = {j: i for i, j in enumerate(assigned) if j is not None}
+    tn = [normalize_title(t[1]) for t in truth]
+    pn = [normalize_title(p[1]) for p in pred]
+    correct_t = {i for i, j in enumerate(assigned) if j is not None and truth[i][0] <= 2 and pred[j][2] == truth[i][2]}
+    missed_t = [i for i, t in enumerate(truth) if t[0] <= 2 and i not in correct_t]
+    unmatched_p = [j for j in range(len(pred)) if j not in owner]
+    parents = _parents(pred)
+    max_level = max((t[0] for t in truth), default=0)
+    first_page = min((t[2] for t in truth), default=0)
+    counts: dict[str, int] = {}
+    for j in unmatched_p:
+        counts[pn[j]] = counts.get(pn[j], 0) + 1
+    fp: dict[str, list[str]] = {c: [] for c in FP_CATS}
+    fn: dict[str, list[str]] = {c: [] for c in FN_CATS}
+    level_differs: list[str] = []
+
+    for i, j in enumerate(assigned):
+        if j is None or truth[i][0] > 2:
+            continue
+        if pred[j][2] != truth[i][2]:
+            fp["page"].append(pred[j][1])
+            fn["page"].append(truth[i][1])
+        elif pred[j][0] != truth[i][0]:
+            level_differs.append(truth[i][1])
+
+    def deeper_by_place(j: int) -> bool:
+        a = parents[j]
+        while a is not None:
+            if a in owner:
+                return _outline_leaf(truth, owner[a])
+            a = parents[a]
+        return pred[j][0] > max_level
+
+    for j in unmatched_p:
+        _, title, page = pred[j]
+        if made_up[j]:
+            cat = "made_up"
+        elif any(abs(truth[i][2] - page) <= 1 and _near(tn[i], pn[j]) for i in missed_t if assigned[i] is None):
+            cat = "misread"
+        else:
+            taken = [i for i in owner.values() if titles_match(tn[i], pn[j])]
+            if taken:
+                cat = "duplicate" if any(truth[i][0] <= 2 for i in taken) else "deeper"
+            else:
+                cat = _junk_kind(title, pn[j], counts[pn[j]]) or (
+                    "deeper" if deeper_by_place(j) else
+                    "front_page" if page < first_page else
+                    "numbered" if _NUMBERED.match(title.strip()) else "other")
+        fp[cat].append(title)
+    for i in missed_t:
+        if assigned[i] is not None:
+            continue  # on another page: counted above
+        if any(abs(pred[j][2] - truth[i][2]) <= 1 and _near(tn[i], pn[j]) for j in unmatched_p):
+            fn["misread"].append(truth[i][1])
+        elif any(titles_match(tn[i], pn[j]) for j in owner):
+            fn["taken"].append(truth[i][1])
+        else:
+            fn["absent"].append(truth[i][1])
+    s = score(truth, pred)["l12"]
+    out = {"truth": s["truth"], "pred": s["pred"], "correct": s["correct"], "precision": s["precision"],
+           "recall": s["recall"], "fp": {c: len(v) for c, v in fp.items()}, "fn": {c: len(v) for c, v in fn.items()},
+           "level_differs": len(level_differs), "examples": {"fp": fp, "fn": fn, "level_differs": level_differs}}
+    assert sum(out["fp"].values()) == s["pred"] - s["correct"], "false positives must add up to the metric's"
+    assert sum(out["fn"].values()) == s["truth"] - s["correct"], "false negatives must add up to the metric's"
+    return out
+
+
+# -- aggregation -------------------------------------------------------------------------------
+
+
+def aggregate(rows: list[dict]) -> dict[str, Any]:
+    """Pooled counts and, per category, the precision (recall) points it costs on average: mean over documents of
+    count / predictions (outline entries), which add up to 1 - mean precision (recall) of the documents scored."""
+    scored = [r for r in rows if not r.get("error")]
+    out: dict[str, Any] = {"docs": len(rows), "failed": len(rows) - len(scored),
+                           "pred": sum(r["pred"] for r in scored), "truth": sum(r["truth"] for r in scored),
+                           "correct": sum(r["correct"] for r in scored), "level_differs": sum(r["level_differs"] for r in scored)}
+    n = len(scored) or 1
+    out["precision"] = sum(r["precision"] for r in scored) / n
+    out["recall"] = sum(r["recall"] for r in scored) / n
+    for side, cats, denom in (("fp", FP_CATS, "pred"), ("fn", FN_CATS, "truth")):
+        out[side] = {c: sum(r[side][c] for r in scored) for c in cats}
+        out[side + "_points"] = {c: sum(r[side][c] / r[denom] for r in scored if r[denom]) / n for c in cats}
+    return out
+
+
+def _groups_of(rows: list[dict]) -> dict[tuple[str, str], list[dict]]:
+    from benchmarks.structure import KIND_ORDER, kinds_of
+
+    sets = list(dict.fromkeys(r["set"] for r in rows))
+    order = {k: i for i, k in enumerate(("all", *KIND_ORDER))}
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for r in rows:
+        groups.setdefault((r["set"], "all"), []).append(r)
+        for kind in kinds_of(r):
+            groups.setdefault((r["set"], kind), []).append(r)
+    return {k: groups[k] for k in sorted(groups, key=lambda k: (sets.index(k[0]), order.get(k[1], 99)))}
+
+
+def tables(aggs: dict[tuple[str, str], dict]) -> str:
+    """Markdown: the (a)-(d) summary, then false positives and false negatives per category ("n (points)")."""
+    lines = ["Precision lost at levels <= 2 (mean over documents of 1 - P), split by cause (points of precision):", "",
+             "| set | kind | docs | P | R | P lost | " + " | ".join(FP_GROUPS) + " |",
+             "|---|---|---|---|---|---|" + "---|" * len(FP_GROUPS)]
+    for (s, k), a in aggs.items():
+        parts = [sum(a["fp_points"][c] for c in cats) for cats in FP_GROUPS.values()]
+        lines.append(f"| {s} | {k} | {a['docs']} | {a['precision']:.3f} | {a['recall']:.3f} | {1 - a['precision']:.3f} | "
+                     + " | ".join(f"{x:.3f}" for x in parts) + " |")
+    for side, cats, what in (("fp", FP_CATS, "False positives (predictions counted at levels <= 2, not correct)"),
+                             ("fn", FN_CATS, "False negatives (outline entries at levels <= 2, not correct)")):
+        lines += ["", f"{what}: count (points of {'precision' if side == 'fp' else 'recall'} lost):", "",
+                  "| set | kind | docs | " + ("pred" if side == "fp" else "truth") + " | errors | " + " | ".join(cats)
+                  + (" | level differs (not penalised) |" if side == "fn" else " |"),
+                  "|---|---|---|---|---|" + "---|" * (len(cats) + (side == "fn"))]
+        for (s, k), a in aggs.items():
+            total = sum(a[side].values())
+            cells = [f"{a[side][c]} ({a[side + '_points'][c]:.3f})" if a[side][c] else "0" for c in cats]
+            lines.append(f"| {s} | {k} | {a['docs']} | {a['pred' if side == 'fp' else 'truth']} | {total} | "
+                         + " | ".join(cells) + (f" | {a['level_differs']} |" if side == "fn" else " |"))
+    failed = sum(a["failed"] for (s, k), a in aggs.items() if k == "all")
+    if failed:
+        lines += ["", f"{failed} document(s) failed to index and are left out of the split (they score 0)."]
+    return "\n".join(lines)
+
+
+# -- running -------------------------------------------------------------------------------------
+
+
+def collect(args: argparse.Namespace) -> list[tuple[str, str, str, Path, Path, list[int]]]:
+    """(set, doc, kind, original, variant file, dropped pages) as benchmarks/structure.py builds them (same files)."""
+    from benchmarks.metric import make_notoc_variant, make_variant
+    from benchmarks.structure import DEV_KINDS, _ensure_corpus, _extra_groups, _extra_kinds, _tsv_toc_pages
+
+    corpus, work = Path(args.corpus), Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    only = {d for d in args.docs.split(",") if d}
+    out = []
+    variants = [v for v in args.variants.split(",") if v]
+    if variants:
+        _ensure_corpus(corpus)
+    for src in sorted(corpus.glob("*.pdf")) if variants else []:
+        if only and src.stem not in only:
+            continue
+        for v in variants:
+            dst, dropped = work / f"{src.stem}.{v}.pdf", []
+            if v == "NT":
+                if not _tsv_toc_pages(src.stem):
+                    continue
+                record = work / f"{src.stem}.NT.json"
+                if not dst.exists() or not record.exists():
+                    record.write_text(json.dumps(make_notoc_variant(src, dst, _tsv_toc_pages(src.stem))))
+                dropped = json.loads(record.read_text())
+            elif not dst.exists():
+                make_variant(src, dst, v)
+            out.append((f"manuals-{v}", src.stem, "no-toc" if v == "NT" else DEV_KINDS.get(src.stem, "plain"), src, dst, dropped))
+    wanted = {g for g in args.extra_groups.split(",") if g}
+    if args.extra and Path(args.extra).is_dir() and wanted:
+        kinds, groups = _extra_kinds(), _extra_groups()
+        for src in sorted(Path(args.extra).glob("*.pdf")):
+            if (only and src.stem not in only) or src.stem not in kinds or groups[src.stem] not in wanted:
+                continue
+            for v in [v for v in args.extra_variants.split(",") if v]:
+                dst = work / f"extra.{src.stem}.{v}.pdf"
+                if not dst.exists():
+                    make_variant(src, dst, v)
+                out.append((f"{groups[src.stem]}-{v}", src.stem, kinds[src.stem], src, dst, []))
+    return out
+
+
+def _made_up(pred: list, sections: list) -> list[bool]:
+    """Which predictions are the indexer's own nodes: those ``pred_sections`` (a subsequence of pred) leaves out."""
+    out, k = [], 0
+    for p in pred:
+        if k < len(sections) and tuple(sections[k]) == tuple(p):
+            out.append(False)
+            k += 1
+        else:
+            out.append(True)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", default=str(ROOT / ".corpus"))
+    ap.add_argument("--variants", default="B2,NT", help="development manuals' variants ('' for none)")
+    ap.add_argument("--extra", default=str(ROOT / "benchmarks" / ".work" / "corpus_extra"))
+    ap.add_argument("--extra-variants", default="B2")
+    ap.add_argument("--extra-groups", default="extra,heldout,heldout2,heldout3,heldout4",
+                    help=f"groups of corpus_extra.tsv; {', '.join(NEVER_TUNED)} only with --aggregate-only")
+    ap.add_argument("--docs", default="", help="comma list of doc ids to restrict to")
+    ap.add_argument("--aggregate-only", action="store_true", help="print and write per-set and per-kind tables only")
+    ap.add_argument("--show", type=int, default=0, help="up to N example titles per category per document")
+    ap.add_argument("--max-leaf-pages", type=int, default=10)
+    ap.add_argument("--work", default=str(ROOT / "benchmarks" / ".work" / "structure"))
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "structure-errors.json"))
+    args = ap.parse_args(argv)
+    never = sorted(set(args.extra_groups.split(",")) & set(NEVER_TUNED))
+    if never and not args.aggregate_only:
+        ap.error(f"{', '.join(never)} is never looked at per document: add --aggregate-only")
+
+    from benchmarks.metric import excerpt_truth, truth_from_pdf, truth_without_pages
+    from benchmarks.structure import _ours
+
+    docs = collect(args)
+    rows = []
+    for n, (set_name, doc, kind, src, path, dropped) in enumerate(docs, 1):
+        truth = truth_from_pdf(src)
+        if set_name == "manuals-excerpt":
+            truth = excerpt_truth(truth)
+        if dropped:
+            truth = truth_without_pages(truth, dropped)
+        try:
+            ours = _ours(path, args.max_leaf_pages)
+        except Exception as exc:  # the indexer failed: the document is counted as failed, the run goes on
+            row = {"error": f"{type(exc).__name__}: {exc}", "truth": sum(1 for t in truth if t[0] <= 2)}
+        else:
+            row = {**classify(truth, ours["pred"], _made_up(ours["pred"], ours["pred_sections"])), "source": ours["source"]}
+        rows.append({"set": set_name, "doc": doc, "kind": kind, **row})
+        label = f"{n}/{len(docs)}" if args.aggregate_only else f"{set_name:14s} {doc:34s}"
+        print(f"{label} done", file=sys.stderr)
+
+    aggs = {k: aggregate(v) for k, v in _groups_of(rows).items()}
+    md = tables(aggs)
+    print(md)
+    if not args.aggregate_only:
+        print("\nPer document (false positives | false negatives; nonzero categories):")
+        for r in rows:
+            if r.get("error"):
+                print(f"- {r['set']} {r['doc']}: failed ({r['error']})")
+                continue
+            fp = ", ".join(f"{c} {r['fp'][c]}" for c in FP_CATS if r["fp"][c])
+            fn = ", ".join(f"{c} {r['fn'][c]}" for c in FN_CATS if r["fn"][c])
+            print(f"- {r['set']} {r['doc']} ({r['kind']}, {r['source']}): P {r['precision']:.3f} R {r['recall']:.3f} | {fp} | {fn}")
+            if args.show:
+                for side in ("fp", "fn"):
+                    for c, titles in r["examples"][side].items():
+                        if titles:
+                            print(f"    {side} {c}: " + " / ".join(repr(t[:70]) for t in titles[: args.show]))
+    out: dict[str, Any] = {"command": " ".join([Path(sys.executable).name, *sys.argv]),
+                           "aggregates": [{"set": s, "kind": k, **a} for (s, k), a in aggs.items()], "table": md}
+    if not args.aggregate_only:
+        out["rows"] = [{k: v for k, v in r.items() if k != "examples" or args.show} for r in rows]
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(out, indent=1, default=str))
+    Path(args.out).with_suffix(".md").write_text(f"# Structure errors by cause\n\n    {out['command']}\n\n{md}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

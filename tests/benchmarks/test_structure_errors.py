@@ -1,0 +1,126 @@
+"""The error taxonomy of benchmarks/structure_errors.py on hand-written (level, title, page) triples."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.structure_errors import FN_CATS, FP_CATS, aggregate, classify, main
+
+OUTLINE = [
+    (1, "1 Introduction", 3),
+    (2, "1.1 Scope", 3),
+    (2, "1.2 Audience", 4),
+    (1, "2 Installation", 6),  # a leaf: the author's outline stops at the chapter
+    (1, "3 Reference", 9),
+    (2, "3.1 Options", 9),
+    (3, "3.1.1 Global options", 10),
+]
+
+
+def only(counts: dict[str, int], **expected: int) -> bool:
+    return {k: v for k, v in counts.items() if v} == expected
+
+
+def test_a_perfect_tree_has_no_errors() -> None:
+    r = classify(OUTLINE, OUTLINE)
+    assert only(r["fp"]) and only(r["fn"]) and r["level_differs"] == 0
+
+
+def test_sections_below_a_chapter_the_outline_leaves_bare_are_deeper_than_the_outline() -> None:
+    pred = [*OUTLINE[:4], (2, "2.1 From source", 6), (2, "2.2 From packages", 7), *OUTLINE[4:]]
+    r = classify(OUTLINE, pred)
+    assert only(r["fp"], deeper=2) and only(r["fn"])
+    assert r["examples"]["fp"]["deeper"] == ["2.1 From source", "2.2 From packages"]
+
+
+def test_nodes_deeper_than_the_whole_outline_are_deeper() -> None:
+    pred = [*OUTLINE, (4, "Per-user files", 10)]
+    assert only(classify(OUTLINE, pred)["fp"], deeper=1)
+
+
+def test_a_second_node_with_a_level_3_title_is_deeper_not_junk() -> None:
+    pred = [*OUTLINE, (3, "Global options", 12)]
+    assert only(classify(OUTLINE, pred)["fp"], deeper=1)
+
+
+def test_an_extra_section_where_the_outline_has_sections_is_not_deeper() -> None:
+    pred = [*OUTLINE[:3], (2, "1.3 History of the project", 5), *OUTLINE[3:]]
+    assert only(classify(OUTLINE, pred)["fp"], numbered=1)
+
+
+def test_a_title_on_the_wrong_page_is_a_page_error_on_both_sides() -> None:
+    pred = [OUTLINE[0], OUTLINE[1], (2, "1.2 Audience", 5), *OUTLINE[3:]]
+    r = classify(OUTLINE, pred)
+    assert only(r["fp"], page=1) and only(r["fn"], page=1)
+
+
+def test_a_repeated_chapter_title_is_a_duplicate() -> None:
+    pred = [*OUTLINE[:4], (2, "Installation", 7), *OUTLINE[4:]]
+    assert only(classify(OUTLINE, pred)["fp"], duplicate=1)
+
+
+def test_a_truncated_title_is_misread_on_both_sides() -> None:
+    pred = [*OUTLINE[:5], (2, "3.1 Opt", 9), OUTLINE[6]]
+    r = classify(OUTLINE, pred)
+    assert only(r["fp"], misread=1) and only(r["fn"], misread=1)
+
+
+def test_a_level_error_costs_nothing_but_is_counted() -> None:
+    pred = [OUTLINE[0], (1, "1.1 Scope", 3), *OUTLINE[2:]]
+    r = classify(OUTLINE, pred)
+    assert only(r["fp"]) and only(r["fn"]) and r["level_differs"] == 1
+
+
+def test_a_missing_section_is_absent() -> None:
+    r = classify(OUTLINE, [t for t in OUTLINE if t[1] != "1.2 Audience"])
+    assert only(r["fp"]) and only(r["fn"], absent=1)
+
+
+def test_an_entry_whose_title_a_same_titled_entry_took_is_taken() -> None:
+    truth = [(1, "Class A", 2), (2, "Detailed Description", 2), (1, "Class B", 5), (2, "Detailed Description", 5)]
+    pred = [(1, "Class A", 2), (1, "Class B", 5), (2, "Detailed Description", 5)]
+    r = classify(truth, pred)
+    assert only(r["fn"], taken=1) and only(r["fp"])
+
+
+@pytest.mark.parametrize(
+    "title, page, cat",
+    [
+        ("Figure 3: The pipeline", 7, "caption"),
+        ("Options ........ 12", 7, "contents_index"),
+        ("int main(void)", 7, "code"),
+        ("append/3", 7, "code"),
+        ("The Widget Manual", 1, "front_page"),
+        ("2.4 Upgrading", 7, "numbered"),
+        ("Acknowledgements", 7, "other"),
+    ],
+)
+def test_junk_is_subdivided_by_its_look(title: str, page: int, cat: str) -> None:
+    pred = [*OUTLINE[:3], (1, title, page), *OUTLINE[3:]]
+    assert only(classify(OUTLINE, pred)["fp"], **{cat: 1})
+
+
+def test_a_line_repeated_on_pages_is_a_running_head() -> None:
+    pred = [*OUTLINE[:3], (1, "The Widget Manual", 5), *OUTLINE[3:4], (1, "The Widget Manual", 8), *OUTLINE[4:]]
+    assert only(classify(OUTLINE, pred)["fp"], running_head=2)
+
+
+def test_made_up_nodes_are_their_own_category() -> None:
+    pred = [(1, "Front matter", 1), *OUTLINE]
+    assert only(classify(OUTLINE, pred, made_up=[True] + [False] * len(OUTLINE))["fp"], made_up=1)
+
+
+def test_points_lost_add_up_to_one_minus_mean_precision() -> None:
+    a = classify(OUTLINE, [*OUTLINE[:4], (2, "2.1 From source", 6), *OUTLINE[4:]])
+    b = classify(OUTLINE, [(1, "Figure 1", 2), *OUTLINE[:2], *OUTLINE[3:]])
+    agg = aggregate([{**a, "set": "s", "kind": "plain"}, {**b, "set": "s", "kind": "plain"}])
+    assert sum(agg["fp_points"].values()) == pytest.approx(1 - agg["precision"])
+    assert sum(agg["fn_points"].values()) == pytest.approx(1 - agg["recall"])
+    assert agg["fp"]["deeper"] == 1 and agg["fp"]["caption"] == 1 and agg["fn"]["absent"] == 1
+    assert set(agg["fp"]) == set(FP_CATS) and set(agg["fn"]) == set(FN_CATS)
+
+
+def test_a_never_tuned_group_needs_aggregate_only(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--variants", "", "--extra-groups", "heldout5"])
+    assert "--aggregate-only" in capsys.readouterr().err
