@@ -19,7 +19,9 @@ false positives
   duplicate      the title of an outline entry at level <= 2 that another node took
   misread        a missed outline entry at level <= 2 within a page has a similar title (truncated, merged, garbled)
   made_up        a node the indexer made up (front matter, page group)
-  caption / contents_index / code / running_head   junk of that look (see ``_junk_kind``)
+  repeated       the same title as an earlier unmatched node (running heads, a heading read twice)
+  caption / contents_index / code   junk of that look (see ``_junk_kind``); a numbered heading below the
+                 outline's depth is "deeper" whatever its characters
   front_page     before the outline's first entry (title page, front matter)
   numbered       a numbered heading the outline does not have
   other          anything else
@@ -44,21 +46,21 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.metric import MATCH_THRESHOLD, Triple, match, normalize_title, score, titles_match  # noqa: E402
 
-FP_CATS = ("deeper", "page", "duplicate", "misread", "made_up", "caption", "contents_index", "code", "running_head",
+FP_CATS = ("deeper", "page", "duplicate", "misread", "made_up", "repeated", "caption", "contents_index", "code",
            "front_page", "numbered", "other")
 FN_CATS = ("page", "misread", "taken", "absent")
 # The brief's question: how much precision is lost to a tree deeper than the outline (the metric's artifact)
 # against real errors. "misread" and "page"/"duplicate" are real; so is junk.
 FP_GROUPS = {"a: deeper than outline": ("deeper",), "c: page / duplicate": ("page", "duplicate"),
              "d: misread title": ("misread",),
-             "d: junk": ("made_up", "caption", "contents_index", "code", "running_head", "front_page", "numbered", "other")}
+             "d: junk": ("made_up", "repeated", "caption", "contents_index", "code", "front_page", "numbered", "other")}
 NEVER_TUNED = ("heldout5",)  # groups whose documents are never looked at one by one
 NEAR_RATIO = 60.0  # below the match threshold, above chance for short headings
 
-_CAPTION = re.compile(r"^(?:figure|fig\.|table|listing|example|plate|exhibit|algorithm)\s*[\dA-Z]", re.I)
+_CAPTION = re.compile(r"^(?i:figure|fig\.|table|listing|example|plate|exhibit|algorithm)\s*(?:\d|[A-Z](?![a-z]))")
 _LEADERS = re.compile(r"\.{3,}|(?:\.\s){3,}|\s\d{1,4}$")
 _CONTENTS_WORDS = {"contents", "table of contents", "index", "list of figures", "list of tables", "bibliography"}
-_CODE = re.compile(r"[{};=<>\[\]]|::|->|\w\(|\b\w+/\d+\b|^[$#%>] |\w_\w")
+_CODE = re.compile(r"[{};=<>\[\]]|::|->|\w\(|\b\w+/\d+\b|^[$#%>] |\w_\w|\\[@A-Za-z]")
 _NUMBERED = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s|[A-Z](?:\.\d+)+\.?\s|(?:chapter|part|appendix|section)\s+\S)", re.I)
 
 
@@ -86,7 +88,7 @@ def _near(a: str, b: str) -> bool:
     return ratio(a, b) >= NEAR_RATIO or (min(len(a), len(b)) >= 8 and partial_ratio(a, b) >= MATCH_THRESHOLD)
 
 
-def _junk_kind(title: str, norm: str, repeats: int) -> str | None:
+def _junk_kind(title: str, norm: str) -> str | None:
     """Cheap looks of lines that are not headings; None if it looks like none of them."""
     t = " ".join(title.split())
     if _CAPTION.match(t):
@@ -95,8 +97,6 @@ def _junk_kind(title: str, norm: str, repeats: int) -> str | None:
         return "contents_index"
     if _CODE.search(t):
         return "code"
-    if repeats >= 2:
-        return "running_head"
     return None
 
 
@@ -119,9 +119,7 @@ def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[
     parents = _parents(pred)
     max_level = max((t[0] for t in truth), default=0)
     first_page = min((t[2] for t in truth), default=0)
-    counts: dict[str, int] = {}
-    for j in unmatched_p:
-        counts[pn[j]] = counts.get(pn[j], 0) + 1
+    seen: set[str] = set()
     fp: dict[str, list[str]] = {c: [] for c in FP_CATS}
     fn: dict[str, list[str]] = {c: [] for c in FN_CATS}
     level_differs: list[str] = []
@@ -147,6 +145,8 @@ def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[
         _, title, page = pred[j]
         if made_up[j]:
             cat = "made_up"
+        elif pn[j] in seen:  # a running head, or a heading read twice: the first one is classified below
+            cat = "repeated"
         elif any(abs(truth[i][2] - page) <= 1 and _near(tn[i], pn[j]) for i in missed_t if assigned[i] is None):
             cat = "misread"
         else:
@@ -154,10 +154,11 @@ def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[
             if taken:
                 cat = "duplicate" if any(truth[i][0] <= 2 for i in taken) else "deeper"
             else:
-                cat = _junk_kind(title, pn[j], counts[pn[j]]) or (
-                    "deeper" if deeper_by_place(j) else
-                    "front_page" if page < first_page else
-                    "numbered" if _NUMBERED.match(title.strip()) else "other")
+                numbered, deeper = bool(_NUMBERED.match(title.strip())), deeper_by_place(j)
+                # A numbered heading below the outline's depth is a heading, whatever characters its title has.
+                cat = ("deeper" if deeper and numbered else _junk_kind(title, pn[j]) or (
+                    "deeper" if deeper else "front_page" if page < first_page else "numbered" if numbered else "other"))
+        seen.add(pn[j])
         fp[cat].append(title)
     for i in missed_t:
         if assigned[i] is not None:
@@ -206,6 +207,8 @@ def _groups_of(rows: list[dict]) -> dict[tuple[str, str], list[dict]]:
         groups.setdefault((r["set"], "all"), []).append(r)
         for kind in kinds_of(r):
             groups.setdefault((r["set"], kind), []).append(r)
+        if r.get("source"):  # which method built the tree: a printed contents, headings or page groups
+            groups.setdefault((r["set"], f"via {r['source']}"), []).append(r)
     return {k: groups[k] for k in sorted(groups, key=lambda k: (sets.index(k[0]), order.get(k[1], 99)))}
 
 

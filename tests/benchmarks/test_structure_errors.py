@@ -88,6 +88,8 @@ def test_an_entry_whose_title_a_same_titled_entry_took_is_taken() -> None:
     [
         ("Figure 3: The pipeline", 7, "caption"),
         ("Options ........ 12", 7, "contents_index"),
+        ("Table of Contents", 7, "contents_index"),
+        ("Table 2.1 Sizes", 7, "caption"),
         ("int main(void)", 7, "code"),
         ("append/3", 7, "code"),
         ("The Widget Manual", 1, "front_page"),
@@ -100,9 +102,15 @@ def test_junk_is_subdivided_by_its_look(title: str, page: int, cat: str) -> None
     assert only(classify(OUTLINE, pred)["fp"], **{cat: 1})
 
 
-def test_a_line_repeated_on_pages_is_a_running_head() -> None:
+def test_a_line_repeated_on_pages_counts_once_by_its_look_then_as_repeated() -> None:
     pred = [*OUTLINE[:3], (1, "The Widget Manual", 5), *OUTLINE[3:4], (1, "The Widget Manual", 8), *OUTLINE[4:]]
-    assert only(classify(OUTLINE, pred)["fp"], running_head=2)
+    assert only(classify(OUTLINE, pred)["fp"], other=1, repeated=1)
+
+
+def test_a_numbered_heading_below_the_outline_is_deeper_even_with_code_characters() -> None:
+    pred = [*OUTLINE[:4], (2, "2.1 Exceptions and join()", 6), (2, "\\@fnpos", 7), *OUTLINE[4:]]
+    r = classify(OUTLINE, pred)
+    assert only(r["fp"], deeper=1, code=1) and r["examples"]["fp"]["code"] == ["\\@fnpos"]
 
 
 def test_made_up_nodes_are_their_own_category() -> None:
