@@ -14,7 +14,8 @@ found far away is a matched pair on the wrong page. Categories (the first that a
 
 false positives
   deeper         below a node whose outline entry has no children, or deeper than the whole outline, or the title of
-                 an outline entry at level >= 3 another node took: the tree is deeper than the author's outline
+                 an outline entry at level >= 3 (another node took it, or it is read otherwise within a page): the
+                 tree is deeper than the author's outline
   page           matched to an outline entry at level <= 2, on another page
   duplicate      the title of an outline entry at level <= 2 that another node took
   misread        a missed outline entry at level <= 2 within a page has a similar title (truncated, merged, garbled)
@@ -116,6 +117,7 @@ def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[
     correct_t = {i for i, j in enumerate(assigned) if j is not None and truth[i][0] <= 2 and pred[j][2] == truth[i][2]}
     missed_t = [i for i, t in enumerate(truth) if t[0] <= 2 and i not in correct_t]
     unmatched_p = [j for j in range(len(pred)) if j not in owner]
+    deep_free = [i for i, t in enumerate(truth) if t[0] > 2 and assigned[i] is None]
     parents = _parents(pred)
     max_level = max((t[0] for t in truth), default=0)
     first_page = min((t[2] for t in truth), default=0)
@@ -149,6 +151,8 @@ def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[
             cat = "repeated"
         elif any(abs(truth[i][2] - page) <= 1 and _near(tn[i], pn[j]) for i in missed_t if assigned[i] is None):
             cat = "misread"
+        elif any(abs(truth[i][2] - page) <= 1 and _near(tn[i], pn[j]) for i in deep_free):
+            cat = "deeper"  # a deeper outline entry, its title read otherwise (truncated, a URL dropped)
         else:
             taken = [i for i in owner.values() if titles_match(tn[i], pn[j])]
             if taken:

@@ -43,6 +43,12 @@ def test_a_second_node_with_a_level_3_title_is_deeper_not_junk() -> None:
     assert only(classify(OUTLINE, pred)["fp"], deeper=1)
 
 
+def test_a_level_3_entry_read_with_another_title_is_deeper() -> None:
+    pred = [*OUTLINE[:6], (3, "3.1.1 Global options [https://example.org/opts]", 10)]
+    r = classify(OUTLINE, pred)
+    assert only(r["fp"], deeper=1) and only(r["fn"])
+
+
 def test_an_extra_section_where_the_outline_has_sections_is_not_deeper() -> None:
     pred = [*OUTLINE[:3], (2, "1.3 History of the project", 5), *OUTLINE[3:]]
     assert only(classify(OUTLINE, pred)["fp"], numbered=1)
