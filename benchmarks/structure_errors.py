@@ -4,8 +4,8 @@ Runs the pagetree method of benchmarks/structure.py (its ``_ours``) on chosen se
 level <= 2 score into one category, so that what unseen manuals get wrong can be counted without reading them:
 
     .venv/bin/python benchmarks/structure_errors.py --variants B2,NT --extra-groups extra,heldout4 [--show 5]
-    .venv/bin/python benchmarks/structure_errors.py --variants '' --extra-groups heldout5 --aggregate-only \
-        --out benchmarks/results/structure-errors-heldout5.json
+    .venv/bin/python benchmarks/structure_errors.py --variants '' --extra-groups heldout5 --aggregate-only
+        (writes benchmarks/results/structure-errors-heldout5.{json,md}: aggregate tables only)
 
 A false positive is a prediction that ``metric.score``'s level <= 2 precision counts and that is not correct; a false
 negative an outline entry at level <= 2 that is not correct. ``metric.score`` ignores a matched prediction's level and
@@ -55,6 +55,7 @@ FN_CATS = ("page", "misread", "taken", "absent")
 FP_GROUPS = {"a: deeper than outline": ("deeper",), "c: page / duplicate": ("page", "duplicate"),
              "d: misread title": ("misread",),
              "d: junk": ("made_up", "repeated", "caption", "contents_index", "code", "front_page", "numbered", "other")}
+GENERATED = "<!-- tables below are written by benchmarks/structure_errors.py -->"
 NEVER_TUNED = ("heldout5",)  # groups whose documents are never looked at one by one
 NEAR_RATIO = 60.0  # below the match threshold, above chance for short headings
 
@@ -311,11 +312,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", type=int, default=0, help="up to N example titles per category per document")
     ap.add_argument("--max-leaf-pages", type=int, default=10)
     ap.add_argument("--work", default=str(ROOT / "benchmarks" / ".work" / "structure"))
-    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "structure-errors.json"))
+    ap.add_argument("--out", default="", help="results JSON (and .md beside it); default structure-errors.json, or "
+                    "structure-errors-<group>.json when a never-tuned group is run, so the tuning groups' file stays")
     args = ap.parse_args(argv)
     never = sorted(set(args.extra_groups.split(",")) & set(NEVER_TUNED))
     if never and not args.aggregate_only:
         ap.error(f"{', '.join(never)} is never looked at per document: add --aggregate-only")
+    if not args.out:
+        name = "structure-errors" + "".join(f"-{g}" for g in never)
+        args.out = str(ROOT / "benchmarks" / "results" / f"{name}.json")
 
     from benchmarks.metric import excerpt_truth, truth_from_pdf, truth_without_pages
     from benchmarks.structure import _ours
@@ -361,7 +366,11 @@ def main(argv: list[str] | None = None) -> int:
         out["rows"] = [{k: v for k, v in r.items() if k != "examples" or args.show} for r in rows]
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(out, indent=1, default=str))
-    Path(args.out).with_suffix(".md").write_text(f"# Structure errors by cause\n\n    {out['command']}\n\n{md}\n")
+    md_path = Path(args.out).with_suffix(".md")
+    # The findings written by hand above the marker survive a rerun; the tables below it are replaced.
+    head = md_path.read_text().split(GENERATED)[0] if md_path.exists() and GENERATED in md_path.read_text() else \
+        "# Structure errors by cause\n\n"
+    md_path.write_text(f"{head}{GENERATED}\n\n    {out['command']}\n\n{md}\n")
     return 0
 
 

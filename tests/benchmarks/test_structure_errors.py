@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from benchmarks.structure_errors import FN_CATS, FP_CATS, aggregate, classify, main
@@ -138,3 +140,34 @@ def test_a_never_tuned_group_needs_aggregate_only(capsys: pytest.CaptureFixture[
     with pytest.raises(SystemExit):
         main(["--variants", "", "--extra-groups", "heldout5"])
     assert "--aggregate-only" in capsys.readouterr().err
+
+
+def test_aggregate_only_names_no_document_and_no_title(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.pdfs import text_pdf
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    body = "Some ordinary body text of the manual, long enough to be a paragraph.\n" * 8
+    text_pdf(corpus / "secretdoc.pdf", [f"Zanzibar Setup\n{body}", body, f"Quokka Usage\n{body}", body],
+             toc=[[1, "Zanzibar Setup", 1], [1, "Quokka Usage", 3]])
+    out = tmp_path / "errors.json"
+    assert main(["--corpus", str(corpus), "--variants", "B2", "--extra", "", "--aggregate-only",
+                 "--work", str(tmp_path / "work"), "--out", str(out)]) == 0
+    seen = capsys.readouterr()
+    written = out.read_text() + out.with_suffix(".md").read_text()
+    for text in (seen.out, seen.err, written):
+        assert "secretdoc" not in text and "Zanzibar" not in text and "Quokka" not in text
+    agg = json.loads(out.read_text())["aggregates"]
+    assert "rows" not in json.loads(out.read_text())
+    assert [(a["set"], a["kind"], a["docs"]) for a in agg][:2] == [("manuals-B2", "all", 1), ("manuals-B2", "plain", 1)]
+
+
+def test_without_aggregate_only_each_document_is_listed(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.pdfs import text_pdf
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    text_pdf(corpus / "somedoc.pdf", ["Alpha\nbody text here", "Beta\nmore body text"], toc=[[1, "Alpha", 1], [1, "Beta", 2]])
+    out = tmp_path / "errors.json"
+    main(["--corpus", str(corpus), "--variants", "B2", "--extra", "", "--work", str(tmp_path / "w"), "--out", str(out)])
+    assert "somedoc" in capsys.readouterr().out and json.loads(out.read_text())["rows"][0]["doc"] == "somedoc"
