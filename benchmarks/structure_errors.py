@@ -103,7 +103,7 @@ def _junk_kind(title: str, norm: str) -> str | None:
 
 
 def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[bool] | None = None) -> dict[str, Any]:
-    """Every level <= 2 error of ``metric.score(truth, pred)`` in one category; ``examples`` holds the titles.
+    """Every level <= 2 error of ``metric.score(truth, pred)`` in one category; ``examples`` holds the (level, title, page).
 
     ``made_up[j]`` marks predictions of nodes the indexer invented (``predictions_from_tree``'s synthetic kinds).
     The counts add up: sum(fp) = pred - correct and sum(fn) = truth - correct of ``score(...)["l12"]``.
@@ -123,18 +123,18 @@ def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[
     max_level = max((t[0] for t in truth), default=0)
     first_page = min((t[2] for t in truth), default=0)
     seen: set[str] = set()
-    fp: dict[str, list[str]] = {c: [] for c in FP_CATS}
-    fn: dict[str, list[str]] = {c: [] for c in FN_CATS}
-    level_differs: list[str] = []
+    fp: dict[str, list[Triple]] = {c: [] for c in FP_CATS}
+    fn: dict[str, list[Triple]] = {c: [] for c in FN_CATS}
+    level_differs: list[Triple] = []
 
     for i, j in enumerate(assigned):
         if j is None or truth[i][0] > 2:
             continue
         if pred[j][2] != truth[i][2]:
-            fp["page"].append(pred[j][1])
-            fn["page"].append(truth[i][1])
+            fp["page"].append(pred[j])
+            fn["page"].append(truth[i])
         elif pred[j][0] != truth[i][0]:
-            level_differs.append(truth[i][1])
+            level_differs.append(truth[i])
 
     def deeper_by_place(j: int) -> bool:
         a = parents[j]
@@ -164,16 +164,16 @@ def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[
                 cat = ("deeper" if deeper and numbered else _junk_kind(title, pn[j]) or (
                     "deeper" if deeper else "front_page" if page < first_page else "numbered" if numbered else "other"))
         seen.add(pn[j])
-        fp[cat].append(title)
+        fp[cat].append(pred[j])
     for i in missed_t:
         if assigned[i] is not None:
             continue  # on another page: counted above
         if any(abs(pred[j][2] - truth[i][2]) <= 1 and _near(tn[i], pn[j]) for j in unmatched_p):
-            fn["misread"].append(truth[i][1])
+            fn["misread"].append(truth[i])
         elif any(titles_match(tn[i], pn[j]) for j in owner):
-            fn["taken"].append(truth[i][1])
+            fn["taken"].append(truth[i])
         else:
-            fn["absent"].append(truth[i][1])
+            fn["absent"].append(truth[i])
     s = score(truth, pred)["l12"]
     out = {"truth": s["truth"], "pred": s["pred"], "correct": s["correct"], "precision": s["precision"],
            "recall": s["recall"], "fp": {c: len(v) for c, v in fp.items()}, "fn": {c: len(v) for c, v in fn.items()},
@@ -357,9 +357,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"- {r['set']} {r['doc']} ({r['kind']}, {r['source']}): P {r['precision']:.3f} R {r['recall']:.3f} | {fp} | {fn}")
             if args.show:
                 for side in ("fp", "fn"):
-                    for c, titles in r["examples"][side].items():
-                        if titles:
-                            print(f"    {side} {c}: " + " / ".join(repr(t[:70]) for t in titles[: args.show]))
+                    for c, items in r["examples"][side].items():
+                        if items:
+                            print(f"    {side} {c}: " + " / ".join(f"L{lv} p{pg} {t[:60]!r}" for lv, t, pg in items[: args.show]))
     out: dict[str, Any] = {"command": " ".join([Path(sys.executable).name, *sys.argv]),
                            "aggregates": [{"set": s, "kind": k, **a} for (s, k), a in aggs.items()], "table": md}
     if not args.aggregate_only:

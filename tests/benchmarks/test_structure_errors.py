@@ -32,7 +32,7 @@ def test_sections_below_a_chapter_the_outline_leaves_bare_are_deeper_than_the_ou
     pred = [*OUTLINE[:4], (2, "2.1 From source", 6), (2, "2.2 From packages", 7), *OUTLINE[4:]]
     r = classify(OUTLINE, pred)
     assert only(r["fp"], deeper=2) and only(r["fn"])
-    assert r["examples"]["fp"]["deeper"] == ["2.1 From source", "2.2 From packages"]
+    assert r["examples"]["fp"]["deeper"] == [(2, "2.1 From source", 6), (2, "2.2 From packages", 7)]
 
 
 def test_nodes_deeper_than_the_whole_outline_are_deeper() -> None:
@@ -118,7 +118,7 @@ def test_a_line_repeated_on_pages_counts_once_by_its_look_then_as_repeated() -> 
 def test_a_numbered_heading_below_the_outline_is_deeper_even_with_code_characters() -> None:
     pred = [*OUTLINE[:4], (2, "2.1 Exceptions and join()", 6), (2, "\\@fnpos", 7), *OUTLINE[4:]]
     r = classify(OUTLINE, pred)
-    assert only(r["fp"], deeper=1, code=1) and r["examples"]["fp"]["code"] == ["\\@fnpos"]
+    assert only(r["fp"], deeper=1, code=1) and r["examples"]["fp"]["code"] == [(2, "\\@fnpos", 7)]
 
 
 def test_made_up_nodes_are_their_own_category() -> None:
