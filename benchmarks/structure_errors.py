@@ -122,6 +122,8 @@ def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[
     parents = _parents(pred)
     max_level = max((t[0] for t in truth), default=0)
     first_page = min((t[2] for t in truth), default=0)
+    # Numbering kept: "2.1 Integers" and "11.1 Integers" are two sections, not one read twice.
+    raw = [" ".join(p[1].casefold().split()) for p in pred]
     seen: set[str] = set()
     fp: dict[str, list[Triple]] = {c: [] for c in FP_CATS}
     fn: dict[str, list[Triple]] = {c: [] for c in FN_CATS}
@@ -148,7 +150,7 @@ def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[
         _, title, page = pred[j]
         if made_up[j]:
             cat = "made_up"
-        elif pn[j] in seen:  # a running head, or a heading read twice: the first one is classified below
+        elif raw[j] in seen:  # a running head, or a heading read twice: the first one is classified below
             cat = "repeated"
         elif any(abs(truth[i][2] - page) <= 1 and _near(tn[i], pn[j]) for i in missed_t if assigned[i] is None):
             cat = "misread"
@@ -163,7 +165,7 @@ def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[
                 # A numbered heading below the outline's depth is a heading, whatever characters its title has.
                 cat = ("deeper" if deeper and numbered else _junk_kind(title, pn[j]) or (
                     "deeper" if deeper else "front_page" if page < first_page else "numbered" if numbered else "other"))
-        seen.add(pn[j])
+        seen.add(raw[j])
         fp[cat].append(pred[j])
     for i in missed_t:
         if assigned[i] is not None:

@@ -115,6 +115,11 @@ def test_a_line_repeated_on_pages_counts_once_by_its_look_then_as_repeated() -> 
     assert only(classify(OUTLINE, pred)["fp"], other=1, repeated=1)
 
 
+def test_same_titles_with_other_numbers_are_not_repeated() -> None:
+    pred = [*OUTLINE[:4], (2, "2.1 Integers", 6), *OUTLINE[4:6], (3, "3.1.1 Integers", 11), OUTLINE[6]]
+    assert only(classify(OUTLINE, pred)["fp"], deeper=1, numbered=1)
+
+
 def test_a_numbered_heading_below_the_outline_is_deeper_even_with_code_characters() -> None:
     pred = [*OUTLINE[:4], (2, "2.1 Exceptions and join()", 6), (2, "\\@fnpos", 7), *OUTLINE[4:]]
     r = classify(OUTLINE, pred)
