@@ -63,6 +63,7 @@ _CAPTION = re.compile(r"^(?i:figure|fig\.|table|listing|example|plate|exhibit|al
 _LEADERS = re.compile(r"\.{3,}|(?:\.\s){3,}|\s\d{1,4}$")
 _CONTENTS_WORDS = {"contents", "table of contents", "index", "list of figures", "list of tables", "bibliography"}
 _CODE = re.compile(r"[{};=<>\[\]]|::|->|\w\(|\b\w+/\d+\b|^[$#%>] |\w_\w|\\[@A-Za-z]")
+_NUMBER = re.compile(r"^((?:\d+|[A-Z])(?:\.\d+)*\.?)\s")
 _NUMBERED = re.compile(r"^(?:\d+(?:\.\d+)*\.?\s|[A-Z](?:\.\d+)+\.?\s|(?:chapter|part|appendix|section)\s+\S)", re.I)
 
 
@@ -80,6 +81,12 @@ def _parents(pred: Sequence[Triple]) -> list[int | None]:
 
 def _outline_leaf(truth: Sequence[Triple], i: int) -> bool:
     return i + 1 >= len(truth) or truth[i + 1][0] <= truth[i][0]
+
+
+def _same_number(a: str, b: str) -> bool:
+    """False only when both titles carry section numbers and these differ: "10.5 References" is not "B.24 References"."""
+    ma, mb = _NUMBER.match(a.strip()), _NUMBER.match(b.strip())
+    return not (ma and mb) or ma.group(1).rstrip(".") == mb.group(1).rstrip(".")
 
 
 def _near(a: str, b: str) -> bool:
@@ -157,7 +164,7 @@ def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[
         elif any(abs(truth[i][2] - page) <= 1 and _near(tn[i], pn[j]) for i in deep_free):
             cat = "deeper"  # a deeper outline entry, its title read otherwise (truncated, a URL dropped)
         else:
-            taken = [i for i in owner.values() if titles_match(tn[i], pn[j])]
+            taken = [i for i in owner.values() if titles_match(tn[i], pn[j]) and _same_number(truth[i][1], title)]
             if taken:
                 cat = "duplicate" if any(truth[i][0] <= 2 for i in taken) else "deeper"
             else:

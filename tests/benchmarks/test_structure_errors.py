@@ -115,6 +115,11 @@ def test_a_line_repeated_on_pages_counts_once_by_its_look_then_as_repeated() -> 
     assert only(classify(OUTLINE, pred)["fp"], other=1, repeated=1)
 
 
+def test_a_same_titled_section_with_another_number_is_no_duplicate() -> None:
+    pred = [*OUTLINE[:4], (2, "2.1 Installation", 7), *OUTLINE[4:]]
+    assert only(classify(OUTLINE, pred)["fp"], deeper=1)
+
+
 def test_same_titles_with_other_numbers_are_not_repeated() -> None:
     pred = [*OUTLINE[:4], (2, "2.1 Integers", 6), *OUTLINE[4:6], (3, "3.1.1 Integers", 11), OUTLINE[6]]
     assert only(classify(OUTLINE, pred)["fp"], deeper=1, numbered=1)
