@@ -204,11 +204,18 @@ def aggregate(rows: list[dict]) -> dict[str, Any]:
                            "correct": sum(r["correct"] for r in scored), "level_differs": sum(r["level_differs"] for r in scored)}
     n = len(scored) or 1
     out["precision"] = sum(r["precision"] for r in scored) / n
+    # Precision if nodes deeper than the author's outline were not counted: what a depth-blind metric would say.
+    out["precision_outline_depth"] = sum(_p_without_deeper(r) for r in scored) / n
     out["recall"] = sum(r["recall"] for r in scored) / n
     for side, cats, denom in (("fp", FP_CATS, "pred"), ("fn", FN_CATS, "truth")):
         out[side] = {c: sum(r[side][c] for r in scored) for c in cats}
         out[side + "_points"] = {c: sum(r[side][c] / r[denom] for r in scored if r[denom]) / n for c in cats}
     return out
+
+
+def _p_without_deeper(row: dict) -> float:
+    n = row["pred"] - row["fp"]["deeper"]
+    return row["correct"] / n if n else row["precision"]
 
 
 def _groups_of(rows: list[dict]) -> dict[tuple[str, str], list[dict]]:
@@ -229,12 +236,12 @@ def _groups_of(rows: list[dict]) -> dict[tuple[str, str], list[dict]]:
 def tables(aggs: dict[tuple[str, str], dict]) -> str:
     """Markdown: the (a)-(d) summary, then false positives and false negatives per category ("n (points)")."""
     lines = ["Precision lost at levels <= 2 (mean over documents of 1 - P), split by cause (points of precision):", "",
-             "| set | kind | docs | P | R | P lost | " + " | ".join(FP_GROUPS) + " |",
-             "|---|---|---|---|---|---|" + "---|" * len(FP_GROUPS)]
+             "| set | kind | docs | P | R | P lost | " + " | ".join(FP_GROUPS) + " | P without (a) |",
+             "|---|---|---|---|---|---|" + "---|" * (len(FP_GROUPS) + 1)]
     for (s, k), a in aggs.items():
         parts = [sum(a["fp_points"][c] for c in cats) for cats in FP_GROUPS.values()]
         lines.append(f"| {s} | {k} | {a['docs']} | {a['precision']:.3f} | {a['recall']:.3f} | {1 - a['precision']:.3f} | "
-                     + " | ".join(f"{x:.3f}" for x in parts) + " |")
+                     + " | ".join(f"{x:.3f}" for x in parts) + f" | {a['precision_outline_depth']:.3f} |")
     for side, cats, what in (("fp", FP_CATS, "False positives (predictions counted at levels <= 2, not correct)"),
                              ("fn", FN_CATS, "False negatives (outline entries at levels <= 2, not correct)")):
         lines += ["", f"{what}: count (points of {'precision' if side == 'fp' else 'recall'} lost):", "",

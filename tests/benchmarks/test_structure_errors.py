@@ -144,6 +144,8 @@ def test_points_lost_add_up_to_one_minus_mean_precision() -> None:
     assert sum(agg["fn_points"].values()) == pytest.approx(1 - agg["recall"])
     assert agg["fp"]["deeper"] == 1 and agg["fp"]["caption"] == 1 and agg["fn"]["absent"] == 1
     assert set(agg["fp"]) == set(FP_CATS) and set(agg["fn"]) == set(FN_CATS)
+    # Without the node deeper than the outline, a's precision is 1; b keeps its caption.
+    assert agg["precision_outline_depth"] == pytest.approx((1 + b["correct"] / b["pred"]) / 2)
 
 
 def test_a_never_tuned_group_needs_aggregate_only(capsys: pytest.CaptureFixture[str]) -> None:
