@@ -360,6 +360,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label} done", file=sys.stderr)
 
     aggs = {k: aggregate(v) for k, v in _groups_of(rows).items()}
+    if args.aggregate_only:  # a kind or method of one document would be that document's row under another name
+        aggs = {k: a for k, a in aggs.items() if k[1] == "all" or a["docs"] >= 2}
     md = tables(aggs)
     print(md)
     if not args.aggregate_only:
