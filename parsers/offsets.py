@@ -25,6 +25,11 @@ _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _TITLE_KEY_CHARS = 48
 
 
+def spaced_words(text: str) -> str:
+    """Lower-case letters and digits in words of one space each: how titles, page texts and lines are compared."""
+    return " ".join(_NON_ALNUM.sub(" ", text.casefold()).split())
+
+
 def norm_text(text: str) -> str:
     """Lower-case letters and digits only: robust to line breaks, hyphenation and leaders."""
     return _NON_ALNUM.sub("", text.casefold())
@@ -37,7 +42,7 @@ def title_key(title: str) -> str:
     """
     num = parse_numbering(title)
     rest = num.rest if num is not None and num.rest else title
-    return " ".join(_NON_ALNUM.sub(" ", rest.casefold()).split())[: _TITLE_KEY_CHARS + 8]
+    return spaced_words(rest)[: _TITLE_KEY_CHARS + 8]
 
 
 # -- folios: printed page numbers read off the pages themselves -------------------------
@@ -185,7 +190,7 @@ class _Finder:
 
     def _load(self, n: int) -> None:
         text = self.texts[n - 1] if 1 <= n <= len(self.texts) else ""
-        spaced = " ".join(_NON_ALNUM.sub(" ", text.casefold()).split())
+        spaced = spaced_words(text)
         self._spaced[n] = f" {spaced} "
         self._compact[n] = spaced.replace(" ", "")
 
@@ -222,9 +227,7 @@ class _Finder:
         number (a chapter's own contents). ``label`` and ``key`` are normalized (``heading_label``, ``title_key``)."""
         if not 1 <= n <= len(self.texts):
             return False
-        if n not in self._lines:
-            self._lines[n] = _norm_lines(self.texts[n - 1])
-        lines = self._lines[n]
+        lines = self._page_lines(n)
         target = f"{label} {key[:_HEAD_KEY_CHARS].rstrip()}"
         running = self._running_lines()
         for i, raw in enumerate(lines):
@@ -247,16 +250,19 @@ class _Finder:
             return True
         return False
 
-
     def titled(self, key: str, n: int) -> bool:
         """Whether page ``n`` sets the title as a line of its own, unnumbered ("CONFIGURING KERBEROS", under a
         "CHAPTER SEVEN" that spells its number out), possibly wrapped over two lines."""
         if not 1 <= n <= len(self.texts) or not key:
             return False
+        lines = self._page_lines(n)
+        return any(ln == key or f"{ln} {nxt}" == key for ln, nxt in zip(lines, lines[1:] + [""]))
+
+    def _page_lines(self, n: int) -> list[str]:
+        """Page ``n``'s non-blank lines, normalized (``_norm_lines``), made once."""
         if n not in self._lines:
             self._lines[n] = _norm_lines(self.texts[n - 1])
-        lines = self._lines[n]
-        return any(ln == key or f"{ln} {nxt}" == key for ln, nxt in zip(lines, lines[1:] + [""]))
+        return self._lines[n]
 
     def _running_lines(self) -> set[str]:
         """Normalized lines printed at the top or foot (first or last two lines) of two pages or more: running heads."""
@@ -270,7 +276,7 @@ class _Finder:
 
 
 def _norm_lines(text: str) -> list[str]:
-    return [" ".join(_NON_ALNUM.sub(" ", ln.casefold()).split()) for ln in text.splitlines() if ln.strip()]
+    return [spaced_words(ln) for ln in text.splitlines() if ln.strip()]
 
 
 # A heading may name its level before the number ("Chapter 6" over the title); normalized text.
@@ -284,7 +290,7 @@ def heading_label(title: str) -> str:
     num = parse_numbering(title)
     if num is None or num.kind not in ("decimal", "chapter", "letter", "appendix", "section"):
         return ""
-    return _HEAD_WORD.sub("", " ".join(_NON_ALNUM.sub(" ", num.label.casefold()).split()), count=1)
+    return _HEAD_WORD.sub("", spaced_words(num.label), count=1)
 
 
 def _lookup(idx: dict[tuple[str, int], list[int]], pn: PageNumber, after: int) -> int | None:
