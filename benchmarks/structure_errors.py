@@ -27,8 +27,18 @@ false positives
   numbered       a numbered heading the outline does not have
   other          anything else
 false negatives
-  page           matched on another page;  misread   a prediction within a page has a similar title;
+  page           matched on another page;
+  unprinted      the outline's title is not printed on its page nor one page either side (``printed_on``): the answer
+                 key names the section otherwise than the document does ("Prover9 Manual: Installation" above a page
+                 headed "Installing Prover9"), or has no title; no reader of the text can match it there
+  misread        a prediction within a page has a similar title;
   taken          a node has the title, but an outline entry with the same title took it;  absent   none of these
+
+Beside the metric's own precision and recall, each group gets two answer-key facts and what the score is without
+them: the share of outline entries whose title is printed, the documents whose key is mostly not printed (over half
+of its entries at levels <= 2 unprinted: no text method can score there), and the F1 on the rest with nodes deeper
+than the outline and unprinted entries left out. That figure describes the answer key's reach; it never replaces the
+metric's F1, which the tables print beside it.
 
 With ``--aggregate-only`` nothing per document is printed or written (groups that are never tuned on require it).
 """
@@ -40,7 +50,7 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -49,7 +59,7 @@ from benchmarks.metric import MATCH_THRESHOLD, Triple, match, normalize_title, s
 
 FP_CATS = ("deeper", "page", "duplicate", "misread", "made_up", "repeated", "caption", "contents_index", "code",
            "front_page", "numbered", "other")
-FN_CATS = ("page", "misread", "taken", "absent")
+FN_CATS = ("page", "unprinted", "misread", "taken", "absent")
 # The brief's question: how much precision is lost to a tree deeper than the outline (the metric's artifact)
 # against real errors. "misread" and "page"/"duplicate" are real; so is junk.
 FP_GROUPS = {"a: deeper than outline": ("deeper",), "c: page / duplicate": ("page", "duplicate"),
@@ -58,6 +68,7 @@ FP_GROUPS = {"a: deeper than outline": ("deeper",), "c: page / duplicate": ("pag
 GENERATED = "<!-- tables below are written by benchmarks/structure_errors.py -->"
 NEVER_TUNED = ("heldout6",)  # groups whose documents are never looked at one by one
 NEAR_RATIO = 60.0  # below the match threshold, above chance for short headings
+KEY_MOSTLY_UNPRINTED = 0.5  # a key with more than half of its level <= 2 entries unprinted cannot score a text reader
 
 _CAPTION = re.compile(r"^(?i:figure|fig\.|table|listing|example|plate|exhibit|algorithm)\s*(?:\d|[A-Z](?![a-z]))")
 _LEADERS = re.compile(r"\.{3,}|(?:\.\s){3,}|\s\d{1,4}$")
@@ -97,6 +108,23 @@ def _near(a: str, b: str) -> bool:
     return ratio(a, b) >= NEAR_RATIO or (min(len(a), len(b)) >= 8 and partial_ratio(a, b) >= MATCH_THRESHOLD)
 
 
+def page_words(text: str) -> str:
+    """A page's text as ``normalize_title`` leaves titles (casefold, punctuation to spaces), one line of words."""
+    return " ".join(re.sub(r"[^\w]+", " ", text.casefold().replace("_", " ")).split())
+
+
+def printed_on(title: str, words: str) -> bool:
+    """Whether an outline title is printed in a page's words: contained, wrapped over lines or split by a line break
+    (joined here), or within the metric's own threshold of a stretch of the page (``partial_ratio`` >= 85)."""
+    from rapidfuzz.fuzz import partial_ratio
+
+    t = " ".join(normalize_title(title).replace("_", " ").split())
+    if not t:
+        return False  # an untitled entry: nothing on a page can match it
+    # partial_ratio slides the shorter string along the longer: a page shorter than the title is compared whole.
+    return t in words or (4 <= len(t) <= len(words) and partial_ratio(t, words) >= MATCH_THRESHOLD)
+
+
 def _junk_kind(title: str, norm: str) -> str | None:
     """Cheap looks of lines that are not headings; None if it looks like none of them."""
     t = " ".join(title.split())
@@ -109,10 +137,12 @@ def _junk_kind(title: str, norm: str) -> str | None:
     return None
 
 
-def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[bool] | None = None) -> dict[str, Any]:
+def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[bool] | None = None,
+             words: Mapping[int, str] | None = None) -> dict[str, Any]:
     """Every level <= 2 error of ``metric.score(truth, pred)`` in one category; ``examples`` holds the (level, title, page).
 
     ``made_up[j]`` marks predictions of nodes the indexer invented (``predictions_from_tree``'s synthetic kinds).
+    ``words[page]`` is a 1-based page's ``page_words``; without it no miss is called unprinted.
     The counts add up: sum(fp) = pred - correct and sum(fn) = truth - correct of ``score(...)["l12"]``.
     """
     truth = [(int(lv), str(t), int(p)) for lv, t, p in truth]
@@ -177,7 +207,10 @@ def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[
     for i in missed_t:
         if assigned[i] is not None:
             continue  # on another page: counted above
-        if any(abs(pred[j][2] - truth[i][2]) <= 1 and _near(tn[i], pn[j]) for j in unmatched_p):
+        page = truth[i][2]
+        if words is not None and not any(printed_on(truth[i][1], words.get(q, "")) for q in (page - 1, page, page + 1)):
+            fn["unprinted"].append(truth[i])
+        elif any(abs(pred[j][2] - truth[i][2]) <= 1 and _near(tn[i], pn[j]) for j in unmatched_p):
             fn["misread"].append(truth[i])
         elif any(titles_match(tn[i], pn[j]) for j in owner):
             fn["taken"].append(truth[i])
@@ -207,10 +240,21 @@ def aggregate(rows: list[dict]) -> dict[str, Any]:
     # Precision if nodes deeper than the author's outline were not counted: what a depth-blind metric would say.
     out["precision_outline_depth"] = sum(_p_without_deeper(r) for r in scored) / n
     out["recall"] = sum(r["recall"] for r in scored) / n
+    out["f1"] = sum(_f1(r["precision"], r["recall"]) for r in scored) / n
+    # The answer key's reach: entries whose title the document prints, documents it cannot score, the rest's F1.
+    out["key_printed"] = 1 - sum(r["fn"]["unprinted"] for r in scored) / (out["truth"] or 1)
+    reach = [r for r in scored if r["truth"] and r["fn"]["unprinted"] <= KEY_MOSTLY_UNPRINTED * r["truth"]]
+    out["docs_key_unprinted"] = len(scored) - len(reach)
+    out["f1_key_reach"] = sum(_f1(_p_without_deeper(r), r["correct"] / (r["truth"] - r["fn"]["unprinted"]))
+                              for r in reach) / (len(reach) or 1)
     for side, cats, denom in (("fp", FP_CATS, "pred"), ("fn", FN_CATS, "truth")):
         out[side] = {c: sum(r[side][c] for r in scored) for c in cats}
         out[side + "_points"] = {c: sum(r[side][c] / r[denom] for r in scored if r[denom]) / n for c in cats}
     return out
+
+
+def _f1(p: float, r: float) -> float:
+    return 2 * p * r / (p + r) if p + r else 0.0
 
 
 def _p_without_deeper(row: dict) -> float:
@@ -235,7 +279,16 @@ def _groups_of(rows: list[dict]) -> dict[tuple[str, str], list[dict]]:
 
 def tables(aggs: dict[tuple[str, str], dict]) -> str:
     """Markdown: the (a)-(d) summary, then false positives and false negatives per category ("n (points)")."""
-    lines = ["Precision lost at levels <= 2 (mean over documents of 1 - P), split by cause (points of precision):", "",
+    lines = ["The answer key's reach at levels <= 2: F1 is the metric's (mean over documents); 'key printed' the share of "
+             "outline entries whose title the page prints; 'key not printed' the documents with over half of their "
+             "entries unprinted; the last column the F1 of the other documents with nodes deeper than the outline and "
+             "unprinted entries left out (a description of the key, never the score):", "",
+             "| set | kind | docs | F1 | key printed | key not printed (docs) | F1 within the key's reach |",
+             "|---|---|---|---|---|---|---|"]
+    for (s, k), a in aggs.items():
+        lines.append(f"| {s} | {k} | {a['docs']} | {a['f1']:.3f} | {a['key_printed']:.3f} | {a['docs_key_unprinted']} | "
+                     f"{a['f1_key_reach']:.3f} |")
+    lines += ["", "Precision lost at levels <= 2 (mean over documents of 1 - P), split by cause (points of precision):", "",
              "| set | kind | docs | P | R | P lost | " + " | ".join(FP_GROUPS) + " | P without (a) |",
              "|---|---|---|---|---|---|" + "---|" * (len(FP_GROUPS) + 1)]
     for (s, k), a in aggs.items():
@@ -315,6 +368,14 @@ def _made_up(pred: list, sections: list) -> list[bool]:
     return out
 
 
+def _words(path: Path) -> dict[int, str]:
+    """Every page's ``page_words`` of the file the indexer read (its pages are the outline's pages)."""
+    import pymupdf
+
+    with pymupdf.open(path) as doc:
+        return {n: page_words(page.get_text()) for n, page in enumerate(doc, 1)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default=str(ROOT / ".corpus"))
@@ -354,7 +415,8 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as exc:  # the indexer failed: the document is counted as failed, the run goes on
             row = {"error": f"{type(exc).__name__}: {exc}", "truth": sum(1 for t in truth if t[0] <= 2)}
         else:
-            row = {**classify(truth, ours["pred"], _made_up(ours["pred"], ours["pred_sections"])), "source": ours["source"]}
+            row = {**classify(truth, ours["pred"], _made_up(ours["pred"], ours["pred_sections"]), _words(path)),
+                   "source": ours["source"]}
         rows.append({"set": set_name, "doc": doc, "kind": kind, **row})
         label = f"{n}/{len(docs)}" if args.aggregate_only else f"{set_name:14s} {doc:34s}"
         print(f"{label} done", file=sys.stderr)

@@ -184,3 +184,42 @@ def test_without_aggregate_only_each_document_is_listed(tmp_path, capsys: pytest
     out = tmp_path / "errors.json"
     main(["--corpus", str(corpus), "--variants", "B2", "--extra", "", "--work", str(tmp_path / "w"), "--out", str(out)])
     assert "somedoc" in capsys.readouterr().out and json.loads(out.read_text())["rows"][0]["doc"] == "somedoc"
+
+
+def _words_of(pages: dict[int, str]) -> dict[int, str]:
+    from benchmarks.structure_errors import page_words
+
+    return {n: page_words(text) for n, text in pages.items()}
+
+
+def test_an_outline_title_the_page_does_not_print_is_unprinted_not_absent() -> None:
+    truth = [(1, "Manual: Installation", 2), (1, "Manual: Running", 5)]
+    pred = [(1, "Running the program", 5)]
+    pages = {2: "Installing the program\nDownload the sources and build them.", 5: "Manual: Running\nrun it"}
+    r = classify(truth, pred, words=_words_of(pages))
+    assert only(r["fn"], unprinted=1, absent=1)  # page 2 never prints the key's title; page 5 does
+    assert only(classify(truth, pred)["fn"], absent=2)  # without the pages: as before
+
+
+@pytest.mark.parametrize("printed", ["2.3 Building From Source\nbody", "Building from\nsource (optional)", "building-from-source"])
+def test_a_title_printed_wrapped_numbered_or_hyphenated_counts_as_printed(printed: str) -> None:
+    from benchmarks.structure_errors import page_words, printed_on
+
+    assert printed_on("Building from source", page_words(printed))
+    assert not printed_on("Building from source", page_words("Installing the binaries\nbody"))
+    assert not printed_on(" ", page_words(printed))  # an untitled outline entry
+
+
+def test_the_keys_reach_leaves_out_unprinted_keys_and_says_how_many() -> None:
+    # Document a: its key is printed, one section missed. Document b: most of its key is not printed.
+    pages = {3: "1 Introduction\n1.1 Scope", 4: "1.2 Audience", 6: "2 Installation", 9: "3 Reference 3.1 Options", 10: ""}
+    a = classify(OUTLINE, [t for t in OUTLINE if t[1] != "1.2 Audience"], words=_words_of(pages))
+    b_truth = [(1, "Guide: Start", 1), (1, "Guide: Setup", 4), (1, "Guide: Use", 8)]
+    b = classify(b_truth, [(1, "Starting out", 1), (1, "Use", 8)], words=_words_of({1: "Starting out", 4: "Set up", 8: "Guide: Use"}))
+    assert a["fn"]["absent"] == 1 and b["fn"]["unprinted"] == 2
+    agg = aggregate([{**a, "set": "s", "kind": "plain"}, {**b, "set": "s", "kind": "plain"}])
+    assert agg["docs_key_unprinted"] == 1
+    assert agg["key_printed"] == pytest.approx(1 - 2 / (a["truth"] + b["truth"]))
+    # Only a counts within the key's reach, and its F1 is the metric's own (nothing deeper, nothing unprinted).
+    assert agg["f1_key_reach"] == pytest.approx(2 * a["precision"] * a["recall"] / (a["precision"] + a["recall"]))
+    assert agg["f1"] < agg["f1_key_reach"]
