@@ -6,6 +6,7 @@ Documents are grouped into the structure benchmark's sets by their file names th
 ``extra.X.B2.pdf``: X's group in corpus_extra.tsv), with the median of each set.
 
     .venv/bin/python benchmarks/structure_speed.py --base /tmp/base-checkout [--rounds 2] PDF...
+    .venv/bin/python benchmarks/structure_speed.py --breakdown --out /tmp/breakdown PDF...   # where the time goes
 
 Writes benchmarks/results/structure-speed.{json,md} (or --out).
 """
@@ -50,6 +51,82 @@ def _worker(root: str, path: str) -> dict:
             "source": result.source, "tree": json.dumps(root_node.to_dict(), sort_keys=True)}
 
 
+def _breakdown(path: str) -> dict:
+    """Where this tree's structure time goes on one PDF, in CPU seconds of this process: the floor, reading every
+    page's text (``PdfSource.text``, before the structure step), the structure step split into laying out pages
+    (``PdfSource.layout``, timed by a subclass) and the rest (the rules); then, replayed on the pages laid out with
+    fresh TextPages, the layout's own parts: PyMuPDF's "dict" conversion (``TextPage.extractDICT``), freeing it,
+    our fragments (``_fragments``) and visual lines (``merge_visual_lines``). Min of two floors and two replays."""
+    sys.path.insert(0, str(ROOT))
+    import gc
+
+    import pymupdf
+
+    from parsers import pdf as pdfmod
+    from parsers.structure import recover_structure
+
+    clock = time.process_time
+    spent = {"layout": 0.0}
+    laid: list[int] = []
+
+    class Timed(pdfmod.PdfSource):
+        def layout(self, number: int):  # type: ignore[override]
+            c = clock()
+            try:
+                return super().layout(number)
+            finally:
+                spent["layout"] += clock() - c
+                laid.append(number)
+
+    def floor() -> float:
+        c = clock()
+        with pymupdf.open(path) as doc:
+            for page in doc:
+                page.get_text()
+        return clock() - c
+
+    out = {"floor": min(floor(), floor())}
+    with Timed(path) as pdf:
+        c = clock()
+        for n in range(1, pdf.page_count + 1):
+            pdf.text(n)
+        out["text"] = clock() - c
+        c = clock()
+        result = recover_structure(pdf, llm_hook=lambda _pdf: ([], {"reason": "no model"}), max_leaf_pages=10)
+        out["structure"] = clock() - c
+        out["pages"], out["source"] = pdf.page_count, result.source
+    pages = sorted(set(laid))
+    out["laid_out"], out["layout"], out["rules"] = len(pages), spent["layout"], out["structure"] - spent["layout"]
+    parts = {"textpage": [], "dict": [], "free": [], "fragments": [], "lines": []}
+    with pymupdf.open(path) as doc:
+        for _ in range(2):
+            t = dict.fromkeys(parts, 0.0)
+            spans = 0
+            gc.disable()  # as extract_layout does
+            for n in pages:
+                page = doc[n - 1]
+                a = clock()
+                tp = page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT)
+                b = clock()
+                data = tp.extractDICT()
+                c = clock()
+                raw = pdfmod._fragments(data)
+                d = clock()
+                spans += sum(len(line["spans"]) for block in data["blocks"] for line in block.get("lines", ()))
+                e = clock()
+                del data
+                f = clock()
+                pdfmod.merge_visual_lines(raw)
+                g = clock()
+                for k, v in zip(parts, (b - a, c - b, f - e, d - c, g - f)):
+                    t[k] += v
+            gc.enable()
+            for k in parts:
+                parts[k].append(t[k])
+    out.update({k: min(v) for k, v in parts.items()}, spans=spans)
+    return out
+
+
 def _set_of(path: str, groups: dict[str, str]) -> str:
     """The structure benchmark's set a variant file belongs to, from its name (see the module docstring)."""
     name = Path(path).name
@@ -76,17 +153,48 @@ def _run(root: Path, path: str) -> dict:
     return json.loads(proc.stdout)
 
 
+def _breakdown_table(args: argparse.Namespace) -> int:
+    load = [os.getloadavg()]
+    groups = _extra_groups()
+    rows = []
+    cols = ("text", "structure", "layout", "textpage", "dict", "free", "fragments", "lines", "rules")
+    head = ("| document | set | method | pages (laid out) | spans | floor CPU s | "
+            + " | ".join(f"{c} x floor" for c in cols) + " |")
+    print(head, flush=True)
+    for path in [str(Path(p).resolve()) for p in args.pdfs]:
+        proc = subprocess.run([sys.executable, __file__, "--breakdown-worker", path], capture_output=True, text=True,
+                              cwd="/tmp", env={**os.environ, "PYTHONPATH": ""})
+        if proc.returncode != 0:
+            raise RuntimeError(f"{path}: {(proc.stderr.strip().splitlines() or ['failed'])[-1]}")
+        row = {"doc": path, "set": _set_of(path, groups), **json.loads(proc.stdout)}
+        rows.append(row)
+        print(f"| {Path(path).name} | {row['set']} | {row['source']} | {row['pages']} ({row['laid_out']}) | "
+              f"{row['spans']} | {row['floor']:.3f} | " + " | ".join(f"{row[c] / row['floor']:.2f}" for c in cols)
+              + " |", flush=True)
+    load.append(os.getloadavg())
+    Path(args.out + ".json").write_text(json.dumps({"loadavg_start_end": load, "rows": rows}, indent=1))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", help="a checkout of the tree to compare with (e.g. git archive of main)")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "structure-speed"))
+    ap.add_argument("--breakdown", action="store_true",
+                    help="where this tree's structure time goes, per PDF (no --base; one fresh process per PDF)")
     ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--breakdown-worker", help=argparse.SUPPRESS)
     ap.add_argument("pdfs", nargs="*")
     args = ap.parse_args(argv)
     if args.worker:
         print(json.dumps(_worker(*args.worker)))
         return 0
+    if args.breakdown_worker:
+        print(json.dumps(_breakdown(args.breakdown_worker)))
+        return 0
+    if args.breakdown:
+        return _breakdown_table(args)
     if not args.base:
         ap.error("--base is required")
     load = [os.getloadavg()]
