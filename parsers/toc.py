@@ -405,7 +405,9 @@ def _looks_like_running(line: Line, page: PageLayout) -> bool:
 def _continues(prev: Line, nxt: Line) -> bool:
     """Whether ``nxt`` is the wrapped second line of ``prev``'s title."""
     gap = nxt.y0 - prev.y1
-    height = max(prev.y1 - prev.y0, 1.0)
+    # A line is at least its font size high: some fonts' lines come with a box of their x-height only (a 10-pt
+    # title 4.6 pt high), which made the usual gap to a wrapped title's second line look like a paragraph break.
+    height = max(prev.y1 - prev.y0, prev.size or 0, 1.0)
     return gap < 0.8 * height and nxt.x0 >= prev.x0 - 2 and abs((nxt.size or 0) - (prev.size or 0)) < 1.5
 
 
@@ -515,11 +517,21 @@ def find_toc(
     ``text(n)`` is cheap plain text; ``layout(n)`` is only called for candidate pages.
     """
     limit = min(page_count, scan_pages)
-    start = None
+    start, late = None, 0
     for n in range(1, limit + 1):
         heading, leaders = screen_page(text(n))
-        if heading or leaders >= 6 or listing_like(text(n), page_count):
+        low = not heading and any(_HEADING_RE.match(ln) for ln in text(n).splitlines()[8:])
+        if heading or low or leaders >= 6 or listing_like(text(n), page_count):
             lay = layout(n)
+            late = late_contents_heading(_reading_lines(lay)) if low else 0
+            if late:
+                # The contents begins under a title block and an abstract (an article-like class's first page):
+                # only the lines below its heading are the listing's.
+                below = _reading_lines(lay)[late - 1:]
+                if page_is_toc(credible_entries(read_page_entries(lay, first=True, lines=below)), len(below) - 1):
+                    start = n
+                    break
+                late = 0
             if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]) and not heading:
                 continue
             raws = credible_entries(read_page_entries(lay, first=heading))
@@ -545,6 +557,8 @@ def find_toc(
     layouts = [layout(p) for p in pages]
     keys = _header_footer_keys(layouts) if len(layouts) > 1 else set()
     reading = [_reading_lines(lay) for lay in layouts]
+    if late:
+        reading[0] = reading[0][late - 1:]
     blocks: list[list[_Raw]] = []
     body_on_last_page = False
     for lay, lines in zip(layouts, reading):
@@ -566,6 +580,11 @@ def find_toc(
     heading = next((" ".join(ln.text.split()) for ln in reading[0][:10] if _HEADING_RE.match(ln.text)), "")
     return TocResult(entries, pages, None if entries else "contents pages found but no entries read", heading,
                      body_on_last_page)
+
+
+def late_contents_heading(lines: list[Line]) -> int:
+    """1 + the index of a contents heading set below a page's first lines (under a title block), 0 if none."""
+    return next((i + 1 for i, ln in enumerate(lines) if i >= 8 and _HEADING_RE.match(ln.text)), 0)
 
 
 def _restarts(block: list[_Raw], page_raws: list[_Raw]) -> bool:
