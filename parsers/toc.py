@@ -506,6 +506,9 @@ class TocResult:
     body_on_last_page: bool = False
 
 
+TITLE_PAGES = 3  # a contents may start under the title block and abstract of one of the document's first pages
+
+
 def find_toc(
     page_count: int,
     text: Callable[[int], str],
@@ -520,7 +523,7 @@ def find_toc(
     start, late = None, 0
     for n in range(1, limit + 1):
         heading, leaders = screen_page(text(n))
-        low = not heading and any(_HEADING_RE.match(ln) for ln in text(n).splitlines()[8:])
+        low = not heading and n <= TITLE_PAGES and any(_HEADING_RE.match(ln) for ln in text(n).splitlines()[8:])
         if heading or low or leaders >= 6 or listing_like(text(n), page_count):
             lay = layout(n)
             late = late_contents_heading(_reading_lines(lay)) if low else 0

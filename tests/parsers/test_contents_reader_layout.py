@@ -14,7 +14,7 @@ import pymupdf
 from parsers.layout import Line, PageLayout
 from parsers.pdf import PdfSource
 from parsers.structure import recover_structure
-from parsers.toc import read_page_entries
+from parsers.toc import find_toc, read_page_entries
 
 W, H = 612, 792
 PROSE = "The package typesets critical editions with numbered lines and notes keyed to them, as described below. "
@@ -85,3 +85,20 @@ def test_a_wrapped_title_joins_when_its_lines_have_x_height_boxes() -> None:
     assert got == [("II.11 Prepare the parallel texts", 90),
                    ("II.12 Booleans provided by other optional packages which are required in any case", 90),
                    ("III Sectioning commands", 91)]
+
+
+def test_a_chapter_s_own_listing_deep_in_the_book_is_not_the_contents(tmp_path: Path) -> None:
+    # The same listing under prose on page 6, a chapter's own contents in a book that prints none up front: only a
+    # document's first pages open with a title block and an abstract.
+    doc = pymupdf.open()
+    for n in range(1, 9):
+        page = doc.new_page(width=W, height=H)
+        page.insert_text((72, 90), f"{n} Chapter {n}", fontname="hebo", fontsize=16)
+        page.insert_textbox(pymupdf.Rect(72, 110, 540, 560), PROSE * 8, fontsize=10)
+        if n == 6:
+            page.insert_text((72, 600), "Contents", fontname="hebo", fontsize=14)
+            _rows(page, FIRST_ROWS, 630)
+        page.insert_text((W / 2, H - 40), str(n), fontsize=9)
+    doc.save(tmp_path / "c.pdf")
+    with PdfSource(tmp_path / "c.pdf") as pdf:
+        assert find_toc(pdf.page_count, pdf.text, pdf.layout).entries == []
