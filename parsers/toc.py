@@ -578,7 +578,7 @@ def find_toc(
             blocks.append([])
         blocks[-1].extend(page_raws)
     raws = max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None))
-    entries = [to_entry(r, layouts) for r in raws]
+    entries = unglue_chapter_numbers([to_entry(r, layouts) for r in raws])
     assign_levels(entries)
     heading = next((" ".join(ln.text.split()) for ln in reading[0][:10] if _HEADING_RE.match(ln.text)), "")
     return TocResult(entries, pages, None if entries else "contents pages found but no entries read", heading,
@@ -606,6 +606,24 @@ def _toc_page(lay: PageLayout) -> bool:
     lines = _reading_lines(lay)
     heading = any(_HEADING_RE.match(ln.text) for ln in lines[:8])
     return page_is_toc(credible_entries(read_page_entries(lay, first=heading, lines=lines)), len(lay.lines))
+
+
+# A chapter number glued to a capitalised title ("11Index": the number's box overflowed into the title's).
+_GLUED_CHAPTER = re.compile(r"^(\d{1,3})(?=[^\W\d_][^\W\d_])")
+
+
+def unglue_chapter_numbers(entries: list[TocEntry]) -> list[TocEntry]:
+    """Entries whose title opens with a chapter number glued to it get the number split off, when that number is the
+    next of the listing's chapters ("10 Glossary" before "11Index"): a word after a number ("3Com") stays whole."""
+    last = None
+    for i, e in enumerate(entries):
+        m = _GLUED_CHAPTER.match(e.title) if e.numbering is None else None
+        if m and last is not None and int(m.group(1)) == last + 1:
+            title = f"{m.group(1)} {e.title[m.end():]}"
+            e = entries[i] = replace(e, title=title, numbering=parse_numbering(title))
+        if e.numbering is not None and e.numbering.kind == "decimal" and e.numbering.depth == 1:
+            last = int(re.match(r"\d+", e.numbering.label).group())  # type: ignore[union-attr]
+    return entries
 
 
 def to_entry(r: _Raw, layouts: list[PageLayout]) -> TocEntry:

@@ -15,6 +15,7 @@ from parsers.layout import Line, PageLayout
 from parsers.pdf import PdfSource
 from parsers.structure import recover_structure
 from parsers.toc import find_toc, read_page_entries
+from tests.pdfs import contents_book
 
 W, H = 612, 792
 PROSE = "The package typesets critical editions with numbered lines and notes keyed to them, as described below. "
@@ -102,3 +103,13 @@ def test_a_chapter_s_own_listing_deep_in_the_book_is_not_the_contents(tmp_path: 
     doc.save(tmp_path / "c.pdf")
     with PdfSource(tmp_path / "c.pdf") as pdf:
         assert find_toc(pdf.page_count, pdf.text, pdf.layout).entries == []
+
+
+def test_a_chapter_number_glued_to_its_title_is_split_off_when_it_is_the_next_chapter(tmp_path: Path) -> None:
+    # "11Index": the number's box overflowed into the title's and the text layer lost the space between them.
+    rows = [("1 Basics", "1"), ("1.1 Setup", "1"), ("2 Usage", "2"), ("3Index", "3"), ("7Zip archives", "4")]
+    with PdfSource(contents_book(tmp_path / "g.pdf", rows, [["!1 Basics", "!1.1 Setup"], ["!2 Usage"], ["!Index"],
+                                                              ["!7Zip archives"]])) as pdf:
+        toc = find_toc(pdf.page_count, pdf.text, pdf.layout)
+    assert [(e.title, e.level) for e in toc.entries] == [
+        ("1 Basics", 1), ("1.1 Setup", 2), ("2 Usage", 1), ("3 Index", 1), ("7Zip archives", 1)]
