@@ -20,6 +20,10 @@ BLOCK_LINE = 90  # characters: a title block's lines are short; a paragraph's ru
 MIN_SHARE = 0.5  # weighted share of an index title's words that a title block must carry, its name's all
 MIN_WORDS = 3
 MAX_TITLE = 110
+FORM_LINES = 10  # a form's blank fields ("Name of Grantee:") open its first page, above the title block
+# "Form of ..." in an index row says the exhibit is a template of the document named after it; the form itself
+# prints that name, never "Form of".
+_FORM_OF = re.compile(r"^form\s+of\s+(?:an?\s+|the\s+)?", re.I)
 
 # "10(a)*", "(10.26)", "10.1", "10(g).1*", "31.1*  Certification ...": an Item 601 exhibit number, marks for
 # "filed herewith" / "management contract", then maybe the title on the same line.
@@ -96,11 +100,11 @@ def unlabelled_starts(
 ) -> list[tuple[int, str]]:
     """(page, "Exhibit N Title") of each exhibit of ``rows`` (numbers in ``labelled`` aside: those are found by
     their label) whose title block opens a page at or after ``first``."""
-    wanted = [(r, _words(r.title)) for r in rows if r.number.casefold() not in labelled]
+    wanted = [(r, _words(_FORM_OF.sub("", r.title))) for r in rows if r.number.casefold() not in labelled]
     wanted = [(r, w) for r, w in wanted if len(w) >= MIN_WORDS]
     # An exhibit's title block prints its name in full (the title up to its first comma or parenthesis: "Acme
     # Excess Savings Plan", not the "Excess Benefit Plan" beside it); the rest (dates, "as amended") may differ.
-    names = {r.number: _words(re.split(r",|\s\(", r.title, maxsplit=1)[0]) for r, _ in wanted}
+    names = {r.number: _words(re.split(r",|\s\(", _FORM_OF.sub("", r.title), maxsplit=1)[0]) for r, _ in wanted}
     # Words most titles share (the filer's name, "plan", "amended effective") say little about which exhibit a
     # page opens: each word weighs 1 / the number of titles it is in.
     df: dict[str, int] = {}
@@ -125,9 +129,14 @@ def unlabelled_starts(
 
 
 def _title_block(page_text: str) -> list[str]:
-    """The short lines that open a page (up to HEAD_LINES), before its first paragraph line."""
+    """The short lines that open a page (up to HEAD_LINES), before its first paragraph line; a form's blank fields
+    above its title ("Name of Grantee:", "Grant Date:" ... of an award form) are left out."""
     out: list[str] = []
-    for line in _lines(page_text):
+    lines = _lines(page_text)
+    fields = [i for i, line in enumerate(lines[:FORM_LINES]) if line.endswith(":")]
+    if len(fields) >= 2 and fields[0] == 0:
+        lines = lines[fields[-1] + 1:]
+    for line in lines:
         if _SKIP.match(line):
             continue
         if len(line) > BLOCK_LINE or len(out) == HEAD_LINES or line.endswith(";") or re.match(r"^\([A-Za-z0-9]{1,3}\)", line):

@@ -62,9 +62,10 @@ def _folio_candidates(text: str) -> set[tuple[str, int]]:
 
 
 # A folio set between dashes ("- 12 -"), or after a section letter ("F-12", "A-3": a filing's financial pages and
-# appendices), printed alone on its line.
+# appendices) or a lettered section and its number ("APP-2-3": page 3 of an exhibit's appendix 2, each appendix
+# numbered from 1), printed alone on its line.
 _DASHED = re.compile(r"^[-\u2013\u2014]\s*(\d{1,4})\s*[-\u2013\u2014]$")
-_PREFIXED = re.compile(r"^([A-Z]{1,3})\s?[-\u2013]\s?(\d{1,4})$")
+_PREFIXED = re.compile(r"^([A-Z]{1,3}(?:[-\u2013]\d{1,3})?)\s?[-\u2013]\s?(\d{1,4})$")
 
 
 def _label_candidates(text: str) -> set[tuple[str, int]]:
@@ -77,7 +78,7 @@ def _label_candidates(text: str) -> set[tuple[str, int]]:
             out.add(("arabic", int(m.group(1))))
         m = _PREFIXED.match(ln)
         if m and int(m.group(2)) > 0:
-            out.add((f"prefix:{m.group(1)}", int(m.group(2))))
+            out.add((f"prefix:{m.group(1).replace(chr(0x2013), '-')}", int(m.group(2))))
     return out
 
 

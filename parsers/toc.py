@@ -405,7 +405,9 @@ def _looks_like_running(line: Line, page: PageLayout) -> bool:
 def _continues(prev: Line, nxt: Line) -> bool:
     """Whether ``nxt`` is the wrapped second line of ``prev``'s title."""
     gap = nxt.y0 - prev.y1
-    height = max(prev.y1 - prev.y0, 1.0)
+    # A line is at least its font size high: some fonts' lines come with a box of their x-height only (a 10-pt
+    # title 4.6 pt high), which made the usual gap to a wrapped title's second line look like a paragraph break.
+    height = max(prev.y1 - prev.y0, prev.size or 0, 1.0)
     return gap < 0.8 * height and nxt.x0 >= prev.x0 - 2 and abs((nxt.size or 0) - (prev.size or 0)) < 1.5
 
 
@@ -504,6 +506,9 @@ class TocResult:
     body_on_last_page: bool = False
 
 
+TITLE_PAGES = 3  # a contents may start under the title block and abstract of one of the document's first pages
+
+
 def find_toc(
     page_count: int,
     text: Callable[[int], str],
@@ -515,11 +520,21 @@ def find_toc(
     ``text(n)`` is cheap plain text; ``layout(n)`` is only called for candidate pages.
     """
     limit = min(page_count, scan_pages)
-    start = None
+    start, late = None, 0
     for n in range(1, limit + 1):
         heading, leaders = screen_page(text(n))
-        if heading or leaders >= 6 or listing_like(text(n), page_count):
+        low = not heading and n <= TITLE_PAGES and any(_HEADING_RE.match(ln) for ln in text(n).splitlines()[8:])
+        if heading or low or leaders >= 6 or listing_like(text(n), page_count):
             lay = layout(n)
+            late = late_contents_heading(_reading_lines(lay)) if low else 0
+            if late:
+                # The contents begins under a title block and an abstract (an article-like class's first page):
+                # only the lines below its heading are the listing's.
+                below = _reading_lines(lay)[late - 1:]
+                if page_is_toc(credible_entries(read_page_entries(lay, first=True, lines=below)), len(below) - 1):
+                    start = n
+                    break
+                late = 0
             if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]) and not heading:
                 continue
             raws = credible_entries(read_page_entries(lay, first=heading))
@@ -545,6 +560,8 @@ def find_toc(
     layouts = [layout(p) for p in pages]
     keys = _header_footer_keys(layouts) if len(layouts) > 1 else set()
     reading = [_reading_lines(lay) for lay in layouts]
+    if late:
+        reading[0] = reading[0][late - 1:]
     blocks: list[list[_Raw]] = []
     body_on_last_page = False
     for lay, lines in zip(layouts, reading):
@@ -561,11 +578,16 @@ def find_toc(
             blocks.append([])
         blocks[-1].extend(page_raws)
     raws = max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None))
-    entries = [to_entry(r, layouts) for r in raws]
+    entries = unglue_chapter_numbers([to_entry(r, layouts) for r in raws])
     assign_levels(entries)
     heading = next((" ".join(ln.text.split()) for ln in reading[0][:10] if _HEADING_RE.match(ln.text)), "")
     return TocResult(entries, pages, None if entries else "contents pages found but no entries read", heading,
                      body_on_last_page)
+
+
+def late_contents_heading(lines: list[Line]) -> int:
+    """1 + the index of a contents heading set below a page's first lines (under a title block), 0 if none."""
+    return next((i + 1 for i, ln in enumerate(lines) if i >= 8 and _HEADING_RE.match(ln.text)), 0)
 
 
 def _restarts(block: list[_Raw], page_raws: list[_Raw]) -> bool:
@@ -584,6 +606,24 @@ def _toc_page(lay: PageLayout) -> bool:
     lines = _reading_lines(lay)
     heading = any(_HEADING_RE.match(ln.text) for ln in lines[:8])
     return page_is_toc(credible_entries(read_page_entries(lay, first=heading, lines=lines)), len(lay.lines))
+
+
+# A chapter number glued to a capitalised title ("11Index": the number's box overflowed into the title's).
+_GLUED_CHAPTER = re.compile(r"^(\d{1,3})(?=[^\W\d_][^\W\d_])")
+
+
+def unglue_chapter_numbers(entries: list[TocEntry]) -> list[TocEntry]:
+    """Entries whose title opens with a chapter number glued to it get the number split off, when that number is the
+    next of the listing's chapters ("10 Glossary" before "11Index"): a word after a number ("3Com") stays whole."""
+    last = None
+    for i, e in enumerate(entries):
+        m = _GLUED_CHAPTER.match(e.title) if e.numbering is None else None
+        if m and last is not None and int(m.group(1)) == last + 1:
+            title = f"{m.group(1)} {e.title[m.end():]}"
+            e = entries[i] = replace(e, title=title, numbering=parse_numbering(title))
+        if e.numbering is not None and e.numbering.kind == "decimal" and e.numbering.depth == 1:
+            last = int(re.match(r"\d+", e.numbering.label).group())  # type: ignore[union-attr]
+    return entries
 
 
 def to_entry(r: _Raw, layouts: list[PageLayout]) -> TocEntry:

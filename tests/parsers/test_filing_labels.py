@@ -20,3 +20,12 @@ def test_the_offset_mapping_still_reads_plain_folios_only() -> None:
     assert read_folios(texts) == {}
     assert {p: (n.kind, n.value) for p, n in read_folios(texts, labels=True).items()} == {
         p: ("prefix:F", p) for p in range(1, 5)}
+
+
+def test_an_appendix_numbered_on_its_own_gives_two_number_labels() -> None:
+    # An exhibit's appendices each numbered from 1 ("APP-1-1", "APP-2-1", "APP-2-2" ...): the appendix number is
+    # part of the label, and a run of three pages of one appendix confirms it like any folio.
+    texts = [f"APPENDIX 1\n{BODY}\nAPP-1-1"] + [f"{BODY}\nAPP-2-{n}" for n in range(1, 5)]
+    texts += [f"{BODY}\nAPP\u20133\u2013{n}" for n in range(1, 4)]
+    assert printed_labels([None] * len(texts), texts) == [
+        None, "APP-2-1", "APP-2-2", "APP-2-3", "APP-2-4", "APP-3-1", "APP-3-2", "APP-3-3"]
