@@ -87,6 +87,22 @@ def _monospace(ln: Line) -> bool:
 def _mono_name(font: str) -> bool:
     return bool(_MONO.search(font))  # asked for every line, of a few fonts (a fifth of detect_headings' time)
 
+
+# TeX's bold faces by name (Computer Modern's cmbx/cmb/cmssbx, the EC and cm-super fonts' ecbx/sfbx/sfsx ...): dvips
+# and old pdfTeX embed them without a descriptor that says bold, so MuPDF does not flag them, and a document's
+# body-size bold heads ("3.1.1 Example of a Circle") read as body text.
+_TEX_BOLD = re.compile(r"^(?:[A-Z]{6}\+)?(?:cmbx|cmb\d|cmssbx|ecbx|ecrb|ecsx|ebbx|sfbx|sfrb|sfsx|sfxc|tcbx)", re.I)
+
+
+def _bold(ln: Line) -> bool:
+    """Set in a bold face: by the font's flag, or by a TeX bold font's name."""
+    return ln.bold or _tex_bold_name(ln.font or "")
+
+
+@lru_cache(maxsize=1024)
+def _tex_bold_name(font: str) -> bool:
+    return bool(_TEX_BOLD.match(font))
+
 CODE_ONLY = 0.25  # proportional text under this share of the monospace text: a document set in monospace
 
 
@@ -118,7 +134,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     if not bigger:
         if strong_only and numbered is None:
             return False
-        if ln.size < body - 0.6 or not (ln.bold or _capitals_head(text, numbered, ln, gap_above)):
+        if ln.size < body - 0.6 or not (_bold(ln) or _capitals_head(text, numbered, ln, gap_above)):
             return False
         # Bold at body size: only a short line set apart from the text above, not bold words in a paragraph.
         if (ln.x1 - ln.x0) > 0.75 * lay.width or text.endswith((".", ":", ",", ";")) and numbered is None:
@@ -216,7 +232,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             text = " ".join(ln.text.split())
             if (
                 prev is not None and prev_line is not None and text[:1].islower() and len(text.split()) <= 12
-                and abs(prev.size - ln.size) < 0.5 and prev.bold == ln.bold and gap_above < 0.8 * max(ln.y1 - ln.y0, 1.0)
+                and abs(prev.size - ln.size) < 0.5 and prev.bold == _bold(ln) and gap_above < 0.8 * max(ln.y1 - ln.y0, 1.0)
             ):
                 # A heading wrapped in a narrow column: the second line starts lower-case, in the same style.
                 prev.title = _join(prev.title, text)
@@ -227,7 +243,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 head = None if strong_only else _run_in(text, ln, body, gap_above)
                 lead = None if strong_only or head is not None else _bold_run_in(text, ln, body, gap_above)
                 if head is not None:
-                    found.append(Heading(lay.number, head, round(ln.size, 1), ln.bold, ln.y0,
+                    found.append(Heading(lay.number, head, round(ln.size, 1), _bold(ln), ln.y0,
                                          numbering=parse_numbering(head), run_in=True))
                 elif lead is not None:
                     found.append(Heading(lay.number, lead, round(ln.size, 1), True, ln.y0,
@@ -253,7 +269,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             label = ""
             if (
                 prev is not None and prev_line is not None
-                and abs(prev.size - ln.size) < 0.5 and prev.bold == ln.bold
+                and abs(prev.size - ln.size) < 0.5 and prev.bold == _bold(ln)
                 and ln.y0 - prev_line.y1 < 0.8 * max(ln.y1 - ln.y0, 1.0)
                 and parse_numbering(text) is None
                 # A short numbered heading ("Note 3. Acquisitions") did not run out of room: the line below is
@@ -266,7 +282,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 prev_line = ln
                 head_width = max(head_width, ln.x1 - ln.x0)
                 continue
-            h = Heading(lay.number, text, round(ln.size, 1), ln.bold, ln.y0, numbering=parse_numbering(text))
+            h = Heading(lay.number, text, round(ln.size, 1), _bold(ln), ln.y0, numbering=parse_numbering(text))
             found.append(h)
             prev, prev_line = h, ln
             head_width = ln.x1 - ln.x0
@@ -293,7 +309,7 @@ def _unit_title(lay: PageLayout) -> Heading | None:
             break
         m = _MAN_HEADER.match(" ".join(ln.text.split()))
         if m:
-            return Heading(lay.number, m.group("name"), round(ln.size, 1), ln.bold, ln.y0, unit=True)
+            return Heading(lay.number, m.group("name"), round(ln.size, 1), _bold(ln), ln.y0, unit=True)
     return None
 
 
