@@ -48,6 +48,7 @@ class Heading:
     run_in: bool = False  # a numbered head opening its paragraph ("4.1. Degrees. To disable ..."), see _run_in
     lead_in: bool = False  # a run-in head set bold before roman text ("2. Program global context. Let's ..."): _bold_run_in
     unit: bool = False  # a document of its own inside the file (a manual page), above every head in it: _unit_title
+    chunk: bool = False  # a literate program's named code chunk where it is defined ("<Emit encoded character 20> ="): _chunk_name
     after: str = ""  # the first line of text under the head
 
 
@@ -194,6 +195,20 @@ def _bold_run_in(text: str, ln: Line, body: float, gap_above: float) -> str | No
     return head
 
 
+# A named code chunk where a CWEB program defines it: "<Decode equal sign escape 29> =" (angle brackets, the
+# section number, an identity sign); "<Global variables 6> +=" continues one defined earlier. noweb numbers its chunks
+# by page ("3a"), and its outline does not list them.
+_CHUNK = re.compile(r"^[\u27e8\u2329\u3008]\s*(\S.{0,80}?)\s+\d{1,4}\s*[\u27e9\u232a\u3009]\s*\u2261")
+MIN_CHUNKS = 3  # chunk definitions before a document is taken to be a literate program
+
+
+def _chunk_name(text: str) -> str | None:
+    """The name of a literate program's code chunk on the line that defines it, which CWEB's outline lists ("Names
+    of the sections"): each is a unit of the program with a title of its own."""
+    m = _CHUNK.match(text)
+    return m.group(1) if m else None
+
+
 def _capitals_head(text: str, numbered: object, ln: Line, gap_above: float) -> bool:
     """A numbered head in capitals at body size, not bold, with space above ("1. INTRODUCTION": amsart's
     sections, set in small capitals): its numbering, case and spacing are the evidence its weight is not."""
@@ -240,9 +255,12 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 head_width = max(head_width, ln.x1 - ln.x0)
                 continue
             if not _is_candidate(ln, lay, body, gap_above, strong_only):
-                head = None if strong_only else _run_in(text, ln, body, gap_above)
-                lead = None if strong_only or head is not None else _bold_run_in(text, ln, body, gap_above)
-                if head is not None:
+                chunk = None if strong_only else _chunk_name(text)
+                head = None if strong_only or chunk is not None else _run_in(text, ln, body, gap_above)
+                lead = None if strong_only or head is not None or chunk is not None else _bold_run_in(text, ln, body, gap_above)
+                if chunk is not None:
+                    found.append(Heading(lay.number, chunk, round(ln.size, 1), _bold(ln), ln.y0, chunk=True))
+                elif head is not None:
                     found.append(Heading(lay.number, head, round(ln.size, 1), _bold(ln), ln.y0,
                                          numbering=parse_numbering(head), run_in=True))
                 elif lead is not None:
@@ -444,6 +462,8 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
                                                            and not _signature(h.title) and not _CAPTION.match(h.title)
                                                            and not _STRAY_START.match(h.title))]
     kept = [h for h in kept if not _CONTACT.search(h.title)]  # "F. Pantigny f@example.org" reads as numbered "F."
+    if sum(h.chunk for h in kept) < MIN_CHUNKS:
+        kept = [h for h in kept if not h.chunk]
     kept = _drop_entry_families(kept)
     kept = _drop_figure_labels(kept)
     kept = _continuing_run_ins(kept)
@@ -591,7 +611,7 @@ def _drop_entry_families(found: list[Heading]) -> list[Heading]:
     families: dict[tuple, list[Heading]] = {}
     for h in found:
         words = h.title.split()
-        if h.numbering is None and 2 <= len(words) <= 5:
+        if h.numbering is None and not h.chunk and 2 <= len(words) <= 5:
             families.setdefault((h.size, h.bold, words[0].casefold()), []).append(h)
     entries = {id(h) for fam in families.values() if len(fam) >= FAMILY_SIZE
                and len(fam) >= ENTRIES_PER_PAGE * len({h.page for h in fam}) for h in fam}
