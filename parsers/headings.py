@@ -107,7 +107,8 @@ def _tex_bold_name(font: str) -> bool:
 CODE_ONLY = 0.25  # proportional text under this share of the monospace text: a document set in monospace
 
 
-def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, strong_only: bool = False) -> bool:
+def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, strong_only: bool = False,
+                  wrapped: bool = False) -> bool:
     text = ln.text.strip()
     if not text or len(text) > 120 or len(text.split()) > 16:
         return False
@@ -144,7 +145,8 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
             return False
     if not bigger and re.search(r"[^\W\d_]-$", text):
         return False  # a paragraph line hyphenated at its end
-    if text[-1:] in ",;/&(" or (text.endswith(".") and numbered is None):
+    if text[-1:] in ";/&(" or text.endswith(",") and not (wrapped and numbered is not None) or (
+            text.endswith(".") and numbered is None):
         return False  # a sentence or the tail of one, or a fragment ("Increase /" over a table column)
     first = text.lstrip("\"'\u201c(\u2018[")[:1]
     if first.islower() and not (bigger and _NAME_LINE.match(text) and gap_above >= ln.y1 - ln.y0):
@@ -195,6 +197,24 @@ def _bold_run_in(text: str, ln: Line, body: float, gap_above: float) -> str | No
     return head
 
 
+def _wraps(ln: Line, nxt: Line | None) -> bool:
+    """The next line goes on in this line's size and weight with no space between: a head wrapped onto it."""
+    return (nxt is not None and abs(nxt.size - ln.size) < 0.5 and _bold(nxt) == _bold(ln)
+            and nxt.y0 - ln.y1 < 0.8 * max(nxt.y1 - nxt.y0, 1.0))
+
+
+def _definition_term(ln: Line, nxt: Line | None, body: float) -> bool:
+    """A definition list's term: a body-size bold line ("ASCII", "11.9; perl-policy") whose definition follows with no
+    space between and indented (docutils', DocBook's and Texinfo's definition lists). A head has space below it, and
+    its text starts at its margin; a list under a head (bullets, numbers) or code is no definition."""
+    if nxt is None or ln.size >= body + 0.9 or _bold(nxt) or _monospace(nxt):
+        return False
+    if nxt.y0 - ln.y1 >= 0.5 * max(ln.y1 - ln.y0, 1.0) or nxt.x0 < ln.x0 + max(body, 1.0):
+        return False
+    first = nxt.text.lstrip()[:1]
+    return first.isalnum() and not _BULLET.match(nxt.text.lstrip()) and parse_numbering(nxt.text) is None
+
+
 # A named code chunk where a CWEB program defines it: "<Decode equal sign escape 29> =" (angle brackets, the
 # section number, an identity sign); "<Global variables 6> +=" continues one defined earlier. noweb numbers its chunks
 # by page ("3a"), and its outline does not list them.
@@ -241,20 +261,23 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
         last_y1: float | None = None
         # The text block's width, not the paper's: a chapter title wrapped inside wide margins ran out of room.
         text_width = (max(ln.x1 for ln in lay.lines) - min(ln.x0 for ln in lay.lines)) if lay.lines else lay.width
-        for ln in lay.lines:
+        for i, ln in enumerate(lay.lines):
             gap_above = ln.y0 - last_y1 if last_y1 is not None else lay.height
             last_y1 = ln.y1
             text = " ".join(ln.text.split())
             if (
-                prev is not None and prev_line is not None and text[:1].islower() and len(text.split()) <= 12
+                prev is not None and prev_line is not None and (text[:1].islower() or prev.title.endswith(","))
+                and len(text.split()) <= 12
                 and abs(prev.size - ln.size) < 0.5 and prev.bold == _bold(ln) and gap_above < 0.8 * max(ln.y1 - ln.y0, 1.0)
             ):
-                # A heading wrapped in a narrow column: the second line starts lower-case, in the same style.
+                # A heading wrapped in a narrow column: the second line starts lower-case, in the same style; or the
+                # head so far ends in a comma (a list of names over three lines), whatever this line ends in.
                 prev.title = _join(prev.title, text)
                 prev_line = ln
                 head_width = max(head_width, ln.x1 - ln.x0)
                 continue
-            if not _is_candidate(ln, lay, body, gap_above, strong_only):
+            nxt = lay.lines[i + 1] if i + 1 < len(lay.lines) else None
+            if not _is_candidate(ln, lay, body, gap_above, strong_only, _wraps(ln, nxt)) or _definition_term(ln, nxt, body):
                 chunk = None if strong_only else _chunk_name(text)
                 head = None if strong_only or chunk is not None else _run_in(text, ln, body, gap_above)
                 lead = None if strong_only or head is not None or chunk is not None else _bold_run_in(text, ln, body, gap_above)
