@@ -42,7 +42,8 @@ STAGES: dict[str, tuple[str, str]] = {
     # and (17n) bold run-in heads set like the document's heads, an index's display letters left out, no
     # run-in heads from contents lines, the title set again at the back and C preprocessor lines are not headings, a
     # list's count is not the document's numbering
-    "structure": ("6", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+    # structure 7 (17lh): TeX bold faces by name, definition-list terms, heads wrapped at commas, CWEB's named chunks
+    "structure": ("7", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
