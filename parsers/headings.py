@@ -197,19 +197,27 @@ def _bold_run_in(text: str, ln: Line, body: float, gap_above: float) -> str | No
     return head
 
 
+def _text_margin(layouts: Sequence[PageLayout], body: float) -> float:
+    """Where most of the document's body-size lines start: its text's left margin (a page of definitions, most of
+    them indented, does not move it)."""
+    starts = Counter(round(ln.x0) for lay in layouts for ln in lay.lines if abs(ln.size - body) <= SIZE_JITTER)
+    return float(starts.most_common(1)[0][0]) if starts else 0.0
+
+
 def _wraps(ln: Line, nxt: Line | None) -> bool:
     """The next line goes on in this line's size and weight with no space between: a head wrapped onto it."""
     return (nxt is not None and abs(nxt.size - ln.size) < 0.5 and _bold(nxt) == _bold(ln)
             and nxt.y0 - ln.y1 < 0.8 * max(nxt.y1 - nxt.y0, 1.0))
 
 
-def _definition_term(ln: Line, nxt: Line | None, body: float) -> bool:
+def _definition_term(ln: Line, nxt: Line | None, body: float, margin: float) -> bool:
     """A definition list's term: a body-size bold line ("ASCII", "11.9; perl-policy") whose definition follows with no
-    space between and indented (docutils', DocBook's and Texinfo's definition lists). A head has space below it, and
-    its text starts at its margin; a list under a head (bullets, numbers) or code is no definition."""
+    space between, the term at the document's text margin and the definition indented from it (docutils', DocBook's
+    and Texinfo's definition lists). A head has space below it, or stands out of the text's margin (groff's man pages
+    set their heads to the left of every paragraph); a list under a head (bullets, numbers) or code is no definition."""
     if nxt is None or ln.size >= body + 0.9 or _bold(nxt) or _monospace(nxt):
         return False
-    if nxt.y0 - ln.y1 >= 0.5 * max(ln.y1 - ln.y0, 1.0) or nxt.x0 < ln.x0 + max(body, 1.0):
+    if nxt.y0 - ln.y1 >= 0.5 * max(ln.y1 - ln.y0, 1.0) or abs(ln.x0 - margin) > 2 or nxt.x0 < margin + max(body, 1.0):
         return False
     first = nxt.text.lstrip()[:1]
     return first.isalnum() and not _BULLET.match(nxt.text.lstrip()) and parse_numbering(nxt.text) is None
@@ -249,6 +257,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
         body = body_size(layouts)
     found: list[Heading] = []
     unit_name = ""
+    margin = _text_margin(layouts, body)
     for lay in layouts:
         unit = _unit_title(lay)
         if unit is not None and unit.title != unit_name:
@@ -277,7 +286,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 head_width = max(head_width, ln.x1 - ln.x0)
                 continue
             nxt = lay.lines[i + 1] if i + 1 < len(lay.lines) else None
-            if not _is_candidate(ln, lay, body, gap_above, strong_only, _wraps(ln, nxt)) or _definition_term(ln, nxt, body):
+            if not _is_candidate(ln, lay, body, gap_above, strong_only, _wraps(ln, nxt)) or _definition_term(ln, nxt, body, margin):
                 chunk = None if strong_only else _chunk_name(text)
                 head = None if strong_only or chunk is not None else _run_in(text, ln, body, gap_above)
                 lead = None if strong_only or head is not None or chunk is not None else _bold_run_in(text, ln, body, gap_above)

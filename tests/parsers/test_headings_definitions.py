@@ -69,3 +69,15 @@ def test_a_head_wrapped_over_lines_ending_in_commas_is_one_head(tmp_path: Path) 
         "4.2 Relationships between source and binary packages - Build-Depends, Build-Conflicts, Build-Conflicts-Arch",
     ]
     assert len(titles) == 8
+
+
+def test_man_page_subsection_heads_left_of_their_text_are_heads(tmp_path: Path) -> None:
+    # groff's man macros set every paragraph to the right of the heads, with no space between: a head out of the
+    # text's margin is no definition term.
+    pages = [[("NAME", 72, "tibo", 11, 20), (f"tool{n} - convert a page for printer {n}", 108, "tiro", 10, 0),
+              ("DESCRIPTION", 72, "tibo", 11, 8), *[(PROSE, 108, "tiro", 10, 0) for _ in range(4)],
+              (f"{w} Options", 87, "tibo", 10, 14), *[(PROSE, 108, "tiro", 10, 0) for _ in range(4)]]
+             for n, w in enumerate(("Normal", "Printer", "Color", "Debugging"), start=1)]
+    titles = _titles(_manual(tmp_path / "man.pdf", pages))
+    assert [t for t, _ in titles if t.endswith("Options")] == ["Normal Options", "Printer Options", "Color Options",
+                                                                "Debugging Options"]
