@@ -227,6 +227,7 @@ def _definition_term(ln: Line, nxt: Line | None, body: float, margin: float) -> 
 # section number, an identity sign); "<Global variables 6> +=" continues one defined earlier. noweb numbers its chunks
 # by page ("3a"), and its outline does not list them.
 _CHUNK = re.compile(r"^[\u27e8\u2329\u3008]\s*(\S.{0,80}?)\s+\d{1,4}\s*[\u27e9\u232a\u3009]\s*\u2261")
+_CHUNK_OPEN = "\u27e8\u2329\u3008"
 MIN_CHUNKS = 3  # chunk definitions before a document is taken to be a literate program
 
 
@@ -286,8 +287,9 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 head_width = max(head_width, ln.x1 - ln.x0)
                 continue
             nxt = lay.lines[i + 1] if i + 1 < len(lay.lines) else None
-            if not _is_candidate(ln, lay, body, gap_above, strong_only, _wraps(ln, nxt)) or _definition_term(ln, nxt, body, margin):
-                chunk = None if strong_only else _chunk_name(text)
+            wrapped = text.endswith(",") and _wraps(ln, nxt)  # asked of every line: only a comma makes it matter
+            if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped) or _definition_term(ln, nxt, body, margin):
+                chunk = None if strong_only or text[:1] not in _CHUNK_OPEN else _chunk_name(text)
                 head = None if strong_only or chunk is not None else _run_in(text, ln, body, gap_above)
                 lead = None if strong_only or head is not None or chunk is not None else _bold_run_in(text, ln, body, gap_above)
                 if chunk is not None:
