@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
 from parsers.layout import Line, PageLayout
 from parsers.numbering import Numbering, parse_numbering, parse_page_number
@@ -210,14 +210,17 @@ def _wraps(ln: Line, nxt: Line | None) -> bool:
             and nxt.y0 - ln.y1 < 0.8 * max(nxt.y1 - nxt.y0, 1.0))
 
 
-def _definition_term(ln: Line, nxt: Line | None, body: float, margin: float) -> bool:
+def _definition_term(ln: Line, nxt: Line | None, body: float, margin: Callable[[], float]) -> bool:
     """A definition list's term: a body-size bold line ("ASCII", "11.9; perl-policy") whose definition follows with no
     space between, the term at the document's text margin and the definition indented from it (docutils', DocBook's
     and Texinfo's definition lists). A head has space below it, or stands out of the text's margin (groff's man pages
     set their heads to the left of every paragraph); a list under a head (bullets, numbers) or code is no definition."""
     if nxt is None or ln.size >= body + 0.9 or _bold(nxt) or _monospace(nxt):
         return False
-    if nxt.y0 - ln.y1 >= 0.5 * max(ln.y1 - ln.y0, 1.0) or abs(ln.x0 - margin) > 2 or nxt.x0 < margin + max(body, 1.0):
+    if nxt.y0 - ln.y1 >= 0.5 * max(ln.y1 - ln.y0, 1.0) or nxt.x0 < ln.x0 - 2 + max(body, 1.0):
+        return False
+    at = margin()  # a pass over the document's lines, made once and only for a line that may be a term
+    if abs(ln.x0 - at) > 2 or nxt.x0 < at + max(body, 1.0):
         return False
     first = nxt.text.lstrip()[:1]
     return first.isalnum() and not _BULLET.match(nxt.text.lstrip()) and parse_numbering(nxt.text) is None
@@ -258,7 +261,13 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
         body = body_size(layouts)
     found: list[Heading] = []
     unit_name = ""
-    margin = _text_margin(layouts, body)
+    known: list[float] = []
+
+    def margin() -> float:
+        if not known:
+            known.append(_text_margin(layouts, body))
+        return known[0]
+
     for lay in layouts:
         unit = _unit_title(lay)
         if unit is not None and unit.title != unit_name:
