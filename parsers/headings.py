@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
 from parsers.layout import Line, PageLayout
 from parsers.numbering import Numbering, parse_numbering, parse_page_number
@@ -48,6 +48,7 @@ class Heading:
     run_in: bool = False  # a numbered head opening its paragraph ("4.1. Degrees. To disable ..."), see _run_in
     lead_in: bool = False  # a run-in head set bold before roman text ("2. Program global context. Let's ..."): _bold_run_in
     unit: bool = False  # a document of its own inside the file (a manual page), above every head in it: _unit_title
+    chunk: bool = False  # a literate program's named code chunk where it is defined ("<Emit encoded character 20> ="): _chunk_name
     after: str = ""  # the first line of text under the head
 
 
@@ -87,10 +88,27 @@ def _monospace(ln: Line) -> bool:
 def _mono_name(font: str) -> bool:
     return bool(_MONO.search(font))  # asked for every line, of a few fonts (a fifth of detect_headings' time)
 
+
+# TeX's bold faces by name (Computer Modern's cmbx/cmb/cmssbx, the EC and cm-super fonts' ecbx/sfbx/sfsx ...): dvips
+# and old pdfTeX embed them without a descriptor that says bold, so MuPDF does not flag them, and a document's
+# body-size bold heads ("3.1.1 Example of a Circle") read as body text.
+_TEX_BOLD = re.compile(r"^(?:[A-Z]{6}\+)?(?:cmbx|cmb\d|cmssbx|ecbx|ecrb|ecsx|ebbx|sfbx|sfrb|sfsx|sfxc|tcbx)", re.I)
+
+
+def _bold(ln: Line) -> bool:
+    """Set in a bold face: by the font's flag, or by a TeX bold font's name."""
+    return ln.bold or _tex_bold_name(ln.font or "")
+
+
+@lru_cache(maxsize=1024)
+def _tex_bold_name(font: str) -> bool:
+    return bool(_TEX_BOLD.match(font))
+
 CODE_ONLY = 0.25  # proportional text under this share of the monospace text: a document set in monospace
 
 
-def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, strong_only: bool = False) -> bool:
+def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, strong_only: bool = False,
+                  wrapped: bool = False) -> bool:
     text = ln.text.strip()
     if not text or len(text) > 120 or len(text.split()) > 16:
         return False
@@ -118,7 +136,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     if not bigger:
         if strong_only and numbered is None:
             return False
-        if ln.size < body - 0.6 or not (ln.bold or _capitals_head(text, numbered, ln, gap_above)):
+        if ln.size < body - 0.6 or not (_bold(ln) or _capitals_head(text, numbered, ln, gap_above)):
             return False
         # Bold at body size: only a short line set apart from the text above, not bold words in a paragraph.
         if (ln.x1 - ln.x0) > 0.75 * lay.width or text.endswith((".", ":", ",", ";")) and numbered is None:
@@ -127,7 +145,8 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
             return False
     if not bigger and re.search(r"[^\W\d_]-$", text):
         return False  # a paragraph line hyphenated at its end
-    if text[-1:] in ",;/&(" or (text.endswith(".") and numbered is None):
+    if text[-1:] in ";/&(" or text.endswith(",") and not (wrapped and numbered is not None) or (
+            text.endswith(".") and numbered is None):
         return False  # a sentence or the tail of one, or a fragment ("Increase /" over a table column)
     first = text.lstrip("\"'\u201c(\u2018[")[:1]
     if first.islower() and not (bigger and _NAME_LINE.match(text) and gap_above >= ln.y1 - ln.y0):
@@ -178,6 +197,50 @@ def _bold_run_in(text: str, ln: Line, body: float, gap_above: float) -> str | No
     return head
 
 
+def _text_margin(layouts: Sequence[PageLayout], body: float) -> float:
+    """Where most of the document's body-size lines start: its text's left margin (a page of definitions, most of
+    them indented, does not move it)."""
+    starts = Counter(round(ln.x0) for lay in layouts for ln in lay.lines if abs(ln.size - body) <= SIZE_JITTER)
+    return float(starts.most_common(1)[0][0]) if starts else 0.0
+
+
+def _wraps(ln: Line, nxt: Line | None) -> bool:
+    """The next line goes on in this line's size and weight with no space between: a head wrapped onto it."""
+    return (nxt is not None and abs(nxt.size - ln.size) < 0.5 and _bold(nxt) == _bold(ln)
+            and nxt.y0 - ln.y1 < 0.8 * max(nxt.y1 - nxt.y0, 1.0))
+
+
+def _definition_term(ln: Line, nxt: Line | None, body: float, margin: Callable[[], float]) -> bool:
+    """A definition list's term: a body-size bold line ("ASCII", "11.9; perl-policy") whose definition follows with no
+    space between, the term at the document's text margin and the definition indented from it (docutils', DocBook's
+    and Texinfo's definition lists). A head has space below it, or stands out of the text's margin (groff's man pages
+    set their heads to the left of every paragraph); a list under a head (bullets, numbers) or code is no definition."""
+    if nxt is None or ln.size >= body + 0.9 or _bold(nxt) or _monospace(nxt):
+        return False
+    if nxt.y0 - ln.y1 >= 0.5 * max(ln.y1 - ln.y0, 1.0) or nxt.x0 < ln.x0 - 2 + max(body, 1.0):
+        return False
+    at = margin()  # a pass over the document's lines, made once and only for a line that may be a term
+    if abs(ln.x0 - at) > 2 or nxt.x0 < at + max(body, 1.0):
+        return False
+    first = nxt.text.lstrip()[:1]
+    return first.isalnum() and not _BULLET.match(nxt.text.lstrip()) and parse_numbering(nxt.text) is None
+
+
+# A named code chunk where a CWEB program defines it: "<Decode equal sign escape 29> =" (angle brackets, the
+# section number, an identity sign); "<Global variables 6> +=" continues one defined earlier. noweb numbers its chunks
+# by page ("3a"), and its outline does not list them.
+_CHUNK = re.compile(r"^[\u27e8\u2329\u3008]\s*(\S.{0,80}?)\s+\d{1,4}\s*[\u27e9\u232a\u3009]\s*\u2261")
+_CHUNK_OPEN = "\u27e8\u2329\u3008"
+MIN_CHUNKS = 3  # chunk definitions before a document is taken to be a literate program
+
+
+def _chunk_name(text: str) -> str | None:
+    """The name of a literate program's code chunk on the line that defines it, which CWEB's outline lists ("Names
+    of the sections"): each is a unit of the program with a title of its own."""
+    m = _CHUNK.match(text)
+    return m.group(1) if m else None
+
+
 def _capitals_head(text: str, numbered: object, ln: Line, gap_above: float) -> bool:
     """A numbered head in capitals at body size, not bold, with space above ("1. INTRODUCTION": amsart's
     sections, set in small capitals): its numbering, case and spacing are the evidence its weight is not."""
@@ -198,6 +261,13 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
         body = body_size(layouts)
     found: list[Heading] = []
     unit_name = ""
+    known: list[float] = []
+
+    def margin() -> float:
+        if not known:
+            known.append(_text_margin(layouts, body))
+        return known[0]
+
     for lay in layouts:
         unit = _unit_title(lay)
         if unit is not None and unit.title != unit_name:
@@ -210,24 +280,31 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
         last_y1: float | None = None
         # The text block's width, not the paper's: a chapter title wrapped inside wide margins ran out of room.
         text_width = (max(ln.x1 for ln in lay.lines) - min(ln.x0 for ln in lay.lines)) if lay.lines else lay.width
-        for ln in lay.lines:
+        for i, ln in enumerate(lay.lines):
             gap_above = ln.y0 - last_y1 if last_y1 is not None else lay.height
             last_y1 = ln.y1
             text = " ".join(ln.text.split())
             if (
-                prev is not None and prev_line is not None and text[:1].islower() and len(text.split()) <= 12
-                and abs(prev.size - ln.size) < 0.5 and prev.bold == ln.bold and gap_above < 0.8 * max(ln.y1 - ln.y0, 1.0)
+                prev is not None and prev_line is not None and (text[:1].islower() or prev.title.endswith(","))
+                and len(text.split()) <= 12
+                and abs(prev.size - ln.size) < 0.5 and prev.bold == _bold(ln) and gap_above < 0.8 * max(ln.y1 - ln.y0, 1.0)
             ):
-                # A heading wrapped in a narrow column: the second line starts lower-case, in the same style.
+                # A heading wrapped in a narrow column: the second line starts lower-case, in the same style; or the
+                # head so far ends in a comma (a list of names over three lines), whatever this line ends in.
                 prev.title = _join(prev.title, text)
                 prev_line = ln
                 head_width = max(head_width, ln.x1 - ln.x0)
                 continue
-            if not _is_candidate(ln, lay, body, gap_above, strong_only):
-                head = None if strong_only else _run_in(text, ln, body, gap_above)
-                lead = None if strong_only or head is not None else _bold_run_in(text, ln, body, gap_above)
-                if head is not None:
-                    found.append(Heading(lay.number, head, round(ln.size, 1), ln.bold, ln.y0,
+            nxt = lay.lines[i + 1] if i + 1 < len(lay.lines) else None
+            wrapped = text.endswith(",") and _wraps(ln, nxt)  # asked of every line: only a comma makes it matter
+            if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped) or _definition_term(ln, nxt, body, margin):
+                chunk = None if strong_only or text[:1] not in _CHUNK_OPEN else _chunk_name(text)
+                head = None if strong_only or chunk is not None else _run_in(text, ln, body, gap_above)
+                lead = None if strong_only or head is not None or chunk is not None else _bold_run_in(text, ln, body, gap_above)
+                if chunk is not None:
+                    found.append(Heading(lay.number, chunk, round(ln.size, 1), _bold(ln), ln.y0, chunk=True))
+                elif head is not None:
+                    found.append(Heading(lay.number, head, round(ln.size, 1), _bold(ln), ln.y0,
                                          numbering=parse_numbering(head), run_in=True))
                 elif lead is not None:
                     found.append(Heading(lay.number, lead, round(ln.size, 1), True, ln.y0,
@@ -253,7 +330,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             label = ""
             if (
                 prev is not None and prev_line is not None
-                and abs(prev.size - ln.size) < 0.5 and prev.bold == ln.bold
+                and abs(prev.size - ln.size) < 0.5 and prev.bold == _bold(ln)
                 and ln.y0 - prev_line.y1 < 0.8 * max(ln.y1 - ln.y0, 1.0)
                 and parse_numbering(text) is None
                 # A short numbered heading ("Note 3. Acquisitions") did not run out of room: the line below is
@@ -266,7 +343,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 prev_line = ln
                 head_width = max(head_width, ln.x1 - ln.x0)
                 continue
-            h = Heading(lay.number, text, round(ln.size, 1), ln.bold, ln.y0, numbering=parse_numbering(text))
+            h = Heading(lay.number, text, round(ln.size, 1), _bold(ln), ln.y0, numbering=parse_numbering(text))
             found.append(h)
             prev, prev_line = h, ln
             head_width = ln.x1 - ln.x0
@@ -293,7 +370,7 @@ def _unit_title(lay: PageLayout) -> Heading | None:
             break
         m = _MAN_HEADER.match(" ".join(ln.text.split()))
         if m:
-            return Heading(lay.number, m.group("name"), round(ln.size, 1), ln.bold, ln.y0, unit=True)
+            return Heading(lay.number, m.group("name"), round(ln.size, 1), _bold(ln), ln.y0, unit=True)
     return None
 
 
@@ -428,6 +505,8 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
                                                            and not _signature(h.title) and not _CAPTION.match(h.title)
                                                            and not _STRAY_START.match(h.title))]
     kept = [h for h in kept if not _CONTACT.search(h.title)]  # "F. Pantigny f@example.org" reads as numbered "F."
+    if sum(h.chunk for h in kept) < MIN_CHUNKS:
+        kept = [h for h in kept if not h.chunk]
     kept = _drop_entry_families(kept)
     kept = _drop_figure_labels(kept)
     kept = _continuing_run_ins(kept)
@@ -575,7 +654,7 @@ def _drop_entry_families(found: list[Heading]) -> list[Heading]:
     families: dict[tuple, list[Heading]] = {}
     for h in found:
         words = h.title.split()
-        if h.numbering is None and 2 <= len(words) <= 5:
+        if h.numbering is None and not h.chunk and 2 <= len(words) <= 5:
             families.setdefault((h.size, h.bold, words[0].casefold()), []).append(h)
     entries = {id(h) for fam in families.values() if len(fam) >= FAMILY_SIZE
                and len(fam) >= ENTRIES_PER_PAGE * len({h.page for h in fam}) for h in fam}

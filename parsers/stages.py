@@ -45,6 +45,7 @@ STAGES: dict[str, tuple[str, str]] = {
     # structure 7 (17lc): a contents begun under a title block and abstract keeps its first rows; a wrapped contents
     # title joins when its lines have x-height boxes; a chapter number glued to its title ("11Index") is split off;
     # two-number folios ("APP-2-3") become page labels; a form filed as an exhibit is found from the exhibit index
+    # structure 7 (17lh): TeX bold faces by name, definition-list terms, heads wrapped at commas, CWEB's named chunks
     "structure": ("7", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
