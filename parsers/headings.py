@@ -210,11 +210,14 @@ def _wraps(ln: Line, nxt: Line | None) -> bool:
             and nxt.y0 - ln.y1 < 0.8 * max(nxt.y1 - nxt.y0, 1.0))
 
 
-def _definition_term(ln: Line, nxt: Line | None, body: float, margin: Callable[[], float]) -> bool:
+def _definition_term(ln: Line, nxt: Line | None, body: float, margin: Callable[[], float],
+                     then: Line | None = None) -> bool:
     """A definition list's term: a body-size bold line ("ASCII", "11.9; perl-policy") whose definition follows with no
     space between, the term at the document's text margin and the definition indented from it (docutils', DocBook's
     and Texinfo's definition lists). A head has space below it, or stands out of the text's margin (groff's man pages
-    set their heads to the left of every paragraph); a list under a head (bullets, numbers) or code is no definition."""
+    set their heads to the left of every paragraph); a list under a head (bullets, numbers) or code is no definition;
+    nor is a paragraph indented on its first line only (``then``, the line after, back at the margin: a filing's
+    "20. Restructuring" over its note's text)."""
     if nxt is None or ln.size >= body + 0.9 or _bold(nxt) or _monospace(nxt):
         return False
     if nxt.y0 - ln.y1 >= 0.5 * max(ln.y1 - ln.y0, 1.0) or nxt.x0 < ln.x0 - 2 + max(body, 1.0):
@@ -222,6 +225,9 @@ def _definition_term(ln: Line, nxt: Line | None, body: float, margin: Callable[[
     at = margin()  # a pass over the document's lines, made once and only for a line that may be a term
     if abs(ln.x0 - at) > 2 or nxt.x0 < at + max(body, 1.0):
         return False
+    if then is not None and then.y0 - nxt.y1 < 0.5 * max(nxt.y1 - nxt.y0, 1.0) and then.x0 < nxt.x0 - 2 \
+            and not _bold(then) and abs(then.size - nxt.size) < 0.5:
+        return False  # the text under it goes on at the left: its first line was indented, not a definition
     first = nxt.text.lstrip()[:1]
     return first.isalnum() and not _BULLET.match(nxt.text.lstrip()) and parse_numbering(nxt.text) is None
 
@@ -297,7 +303,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 continue
             nxt = lay.lines[i + 1] if i + 1 < len(lay.lines) else None
             wrapped = text.endswith(",") and _wraps(ln, nxt)  # asked of every line: only a comma makes it matter
-            if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped) or _definition_term(ln, nxt, body, margin):
+            if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped) or _definition_term(
+                    ln, nxt, body, margin, lay.lines[i + 2] if i + 2 < len(lay.lines) else None):
                 chunk = None if strong_only or text[:1] not in _CHUNK_OPEN else _chunk_name(text)
                 head = None if strong_only or chunk is not None else _run_in(text, ln, body, gap_above)
                 lead = None if strong_only or head is not None or chunk is not None else _bold_run_in(text, ln, body, gap_above)

@@ -81,3 +81,16 @@ def test_man_page_subsection_heads_left_of_their_text_are_heads(tmp_path: Path) 
     titles = _titles(_manual(tmp_path / "man.pdf", pages))
     assert [t for t, _ in titles if t.endswith("Options")] == ["Normal Options", "Printer Options", "Color Options",
                                                                 "Debugging Options"]
+
+
+def test_a_bold_head_over_a_paragraph_indented_on_its_first_line_stays_a_head(tmp_path: Path) -> None:
+    # A filing's notes: "20. Restructuring" in bold at the margin, its text indented on the first line only, then
+    # back at the margin. The indent is the paragraph's, not a definition's.
+    def note(n: int, w: str) -> list[Row]:
+        return [(f"{n}. {w}", 72, "tibo", 10, 12), (PROSE, 90, "tiro", 10, 0), (PROSE, 72, "tiro", 10, 0),
+                (PROSE, 72, "tiro", 10, 0)]
+
+    names = ("Acquisitions", "Restructuring", "Leases", "Debt", "Income Taxes", "Pensions")
+    pages = [note(2 * k + 1, names[k]) + _prose() + note(2 * k + 2, names[k] + " Continued") for k in range(6)]
+    titles = [t for t, _ in _titles(_manual(tmp_path / "notes.pdf", pages))]
+    assert titles == [f"{2 * k + m}. {names[k]}{' Continued' if m == 2 else ''}" for k in range(6) for m in (1, 2)]
