@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Callable, Sequence
 
 from parsers.layout import Line, PageLayout
@@ -54,6 +55,9 @@ class TocLine:
 _GLUED_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+)(?=[^\W\d_]|[\\@#<\[{])")
 
 
+# Pure and asked of the same lines again (a contents page is read when it is found and again with the listing's
+# running heads known): its answers are frozen values, so one per text serves every caller.
+@lru_cache(maxsize=8192)
 def parse_toc_line(text: str) -> TocLine | None:
     """Split "1.2 Foo . . . . 17" / "Foo 17" / "Foo ... xiv" into title and page number.
 
@@ -227,10 +231,12 @@ def _spans(line: Line) -> list[tuple[float, float]]:
     out = []
     start, end = ws[0].x0, ws[0].x1
     for w in ws[1:]:
-        if w.x0 - end >= 8:
+        x0, x1 = w.x0, w.x1
+        if x0 - end >= 8:
             out.append((start, end))
-            start = w.x0
-        end = max(end, w.x1)
+            start = x0
+        if x1 > end:  # max(end, x1) without a call per word: a dense contents page has thousands (leader dots)
+            end = x1
     out.append((start, end))
     return out
 
@@ -521,23 +527,33 @@ def find_toc(
     """
     limit = min(page_count, scan_pages)
     start, late = None, 0
+    # Each contents page's reading order is worked out when the page is found and again when the listing is read:
+    # once per layout object (kept alive here, so its id is not reused), the same lines both times.
+    orders: dict[int, tuple[PageLayout, list[Line]]] = {}
+
+    def reading_of(lay: PageLayout) -> list[Line]:
+        got = orders.get(id(lay))
+        if got is None or got[0] is not lay:
+            got = orders[id(lay)] = (lay, _reading_lines(lay))
+        return got[1]
+
     for n in range(1, limit + 1):
         heading, leaders = screen_page(text(n))
         low = not heading and n <= TITLE_PAGES and any(_HEADING_RE.match(ln) for ln in text(n).splitlines()[8:])
         if heading or low or leaders >= 6 or listing_like(text(n), page_count):
             lay = layout(n)
-            late = late_contents_heading(_reading_lines(lay)) if low else 0
+            late = late_contents_heading(reading_of(lay)) if low else 0
             if late:
                 # The contents begins under a title block and an abstract (an article-like class's first page):
                 # only the lines below its heading are the listing's.
-                below = _reading_lines(lay)[late - 1:]
+                below = reading_of(lay)[late - 1:]
                 if page_is_toc(credible_entries(read_page_entries(lay, first=True, lines=below)), len(below) - 1):
                     start = n
                     break
                 late = 0
             if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]) and not heading:
                 continue
-            raws = credible_entries(read_page_entries(lay, first=heading))
+            raws = credible_entries(read_page_entries(lay, first=heading, lines=reading_of(lay)))
             if page_is_toc(raws, len(lay.lines)):
                 start = n
                 break
@@ -546,20 +562,20 @@ def find_toc(
     pages = [start]
     n = start + 1
     while n <= page_count:
-        if _toc_page(layout(n)):
+        if _toc_page(layout(n), reading_of):
             pages.append(n)
             n += 1
             continue
         # A short contents listing may be followed, after a blank page or two, by the full one.
         again = next((m for m in range(n + 1, min(page_count, n + 3) + 1)
-                      if screen_page(text(m))[0] and _toc_page(layout(m))), None)
+                      if screen_page(text(m))[0] and _toc_page(layout(m), reading_of)), None)
         if again is None:
             break
         pages.append(again)
         n = again + 1
     layouts = [layout(p) for p in pages]
     keys = _header_footer_keys(layouts) if len(layouts) > 1 else set()
-    reading = [_reading_lines(lay) for lay in layouts]
+    reading = [reading_of(lay) for lay in layouts]
     if late:
         reading[0] = reading[0][late - 1:]
     blocks: list[list[_Raw]] = []
@@ -600,10 +616,10 @@ def _restarts(block: list[_Raw], page_raws: list[_Raw]) -> bool:
     return order(first) < order(last)
 
 
-def _toc_page(lay: PageLayout) -> bool:
+def _toc_page(lay: PageLayout, reading_lines: Callable[[PageLayout], list[Line]] | None = None) -> bool:
     if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]):
         return False
-    lines = _reading_lines(lay)
+    lines = (reading_lines or _reading_lines)(lay)
     heading = any(_HEADING_RE.match(ln.text) for ln in lines[:8])
     return page_is_toc(credible_entries(read_page_entries(lay, first=heading, lines=lines)), len(lay.lines))
 
