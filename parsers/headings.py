@@ -210,6 +210,11 @@ def _wraps(ln: Line, nxt: Line | None) -> bool:
             and nxt.y0 - ln.y1 < 0.8 * max(nxt.y1 - nxt.y0, 1.0))
 
 
+# A head labelled by a word and its number ("Note 7:", "NOTE 6.", "Article 3:", "Schedule 2."): a filing's notes and
+# a contract's articles, which parse_numbering leaves to their own readers.
+_LABELLED = re.compile(r"^[A-Z][A-Za-z]{2,11}\s+\d{1,3}[A-Z]?(?:\.\d{1,3})*\s*[:.\u2013\u2014-]\s")
+
+
 def _definition_term(ln: Line, nxt: Line | None, body: float, margin: Callable[[], float],
                      then: Line | None = None) -> bool:
     """A definition list's term: a body-size bold line ("ASCII", "11.9; perl-policy") whose definition follows with no
@@ -220,6 +225,8 @@ def _definition_term(ln: Line, nxt: Line | None, body: float, margin: Callable[[
     "20. Restructuring" over its note's text)."""
     if nxt is None or ln.size >= body + 0.9 or _bold(nxt) or _monospace(nxt):
         return False
+    if parse_numbering(ln.text) is not None or _LABELLED.match(ln.text.lstrip()):
+        return False  # "20. Restructuring", "Note 7: Property, Plant and Equipment": a numbered head, whatever is under it
     if nxt.y0 - ln.y1 >= 0.5 * max(ln.y1 - ln.y0, 1.0) or nxt.x0 < ln.x0 - 2 + max(body, 1.0):
         return False
     at = margin()  # a pass over the document's lines, made once and only for a line that may be a term

@@ -94,3 +94,17 @@ def test_a_bold_head_over_a_paragraph_indented_on_its_first_line_stays_a_head(tm
     pages = [note(2 * k + 1, names[k]) + _prose() + note(2 * k + 2, names[k] + " Continued") for k in range(6)]
     titles = [t for t, _ in _titles(_manual(tmp_path / "notes.pdf", pages))]
     assert titles == [f"{2 * k + m}. {names[k]}{' Continued' if m == 2 else ''}" for k in range(6) for m in (1, 2)]
+
+
+def test_a_labelled_note_over_one_indented_line_and_a_table_stays_a_head(tmp_path: Path) -> None:
+    # "Note 7: Property, Plant and Equipment" in bold at the margin, one indented line ("Presented in the table
+    # below ...") and then a table, no paragraph coming back to the margin: still the note's head.
+    def note(n: int, w: str) -> list[Row]:
+        return [(f"Note {n}: {w}", 72, "tibo", 10, 12), ("Presented in the table below are the classes of assets:", 90, "tiro", 10, 0),
+                ("Land 2020 2019", 300, "tibo", 9, 8), ("Buildings 1,200 1,150", 72, "tiro", 10, 0),
+                ("Machinery 3,400 3,100", 72, "tiro", 10, 0)]
+
+    names = ("Acquisitions", "Property", "Leases", "Debt", "Income Taxes", "Pensions", "Equity", "Segments")
+    pages = [_prose() + note(k + 1, w) + _prose() for k, w in enumerate(names)]
+    titles = [t for t, _ in _titles(_manual(tmp_path / "notes.pdf", pages))]
+    assert titles == [f"Note {k + 1}: {w}" for k, w in enumerate(names)]
