@@ -43,6 +43,11 @@ _NUMBERING = re.compile(
 _PUNCT = re.compile(r"[^\w\s]|_", re.UNICODE)
 
 
+def plain_words(text: str) -> str:
+    """Casefolded words, punctuation and underscores to spaces, spaces collapsed: how titles are compared."""
+    return " ".join(_PUNCT.sub(" ", text.casefold()).split())
+
+
 def normalize_title(title: str) -> str:
     """Casefold, drop leading numbering, punctuation to spaces, collapse spaces.
 
@@ -57,8 +62,7 @@ def normalize_title(title: str) -> str:
         stripped = _NUMBERING.sub("", stripped)
         if stripped == before:
             break
-    out = " ".join(_PUNCT.sub(" ", stripped).split())
-    return out if out else " ".join(_PUNCT.sub(" ", t).split())
+    return plain_words(stripped) or plain_words(t)  # casefold again is a no-op: t is casefolded
 
 
 def titles_match(a: str, b: str) -> bool:

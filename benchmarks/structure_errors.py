@@ -55,7 +55,7 @@ from typing import Any, Mapping, Sequence
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.metric import MATCH_THRESHOLD, Triple, match, normalize_title, score, titles_match  # noqa: E402
+from benchmarks.metric import MATCH_THRESHOLD, Triple, match, normalize_title, plain_words, score, titles_match  # noqa: E402
 
 FP_CATS = ("deeper", "page", "duplicate", "misread", "made_up", "repeated", "caption", "contents_index", "code",
            "front_page", "numbered", "other")
@@ -108,17 +108,12 @@ def _near(a: str, b: str) -> bool:
     return ratio(a, b) >= NEAR_RATIO or (min(len(a), len(b)) >= 8 and partial_ratio(a, b) >= MATCH_THRESHOLD)
 
 
-def page_words(text: str) -> str:
-    """A page's text as ``normalize_title`` leaves titles (casefold, punctuation to spaces), one line of words."""
-    return " ".join(re.sub(r"[^\w]+", " ", text.casefold().replace("_", " ")).split())
-
-
 def printed_on(title: str, words: str) -> bool:
     """Whether an outline title is printed in a page's words: contained, wrapped over lines or split by a line break
     (joined here), or within the metric's own threshold of a stretch of the page (``partial_ratio`` >= 85)."""
     from rapidfuzz.fuzz import partial_ratio
 
-    t = " ".join(normalize_title(title).replace("_", " ").split())
+    t = normalize_title(title)
     if not t:
         return False  # an untitled entry: nothing on a page can match it
     # partial_ratio slides the shorter string along the longer: a page shorter than the title is compared whole.
@@ -142,7 +137,7 @@ def classify(truth: Sequence[Triple], pred: Sequence[Triple], made_up: Sequence[
     """Every level <= 2 error of ``metric.score(truth, pred)`` in one category; ``examples`` holds the (level, title, page).
 
     ``made_up[j]`` marks predictions of nodes the indexer invented (``predictions_from_tree``'s synthetic kinds).
-    ``words[page]`` is a 1-based page's ``page_words``; without it no miss is called unprinted.
+    ``words[page]`` is a 1-based page's ``plain_words``; without it no miss is called unprinted.
     The counts add up: sum(fp) = pred - correct and sum(fn) = truth - correct of ``score(...)["l12"]``.
     """
     truth = [(int(lv), str(t), int(p)) for lv, t, p in truth]
@@ -369,11 +364,11 @@ def _made_up(pred: list, sections: list) -> list[bool]:
 
 
 def _words(path: Path) -> dict[int, str]:
-    """Every page's ``page_words`` of the file the indexer read (its pages are the outline's pages)."""
+    """Every page's ``plain_words`` of the file the indexer read (its pages are the outline's pages)."""
     import pymupdf
 
     with pymupdf.open(path) as doc:
-        return {n: page_words(page.get_text()) for n, page in enumerate(doc, 1)}
+        return {n: plain_words(page.get_text()) for n, page in enumerate(doc, 1)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -145,12 +145,17 @@ def _extra_groups() -> dict[str, str]:
     return groups()
 
 
-def _run(root: Path, path: str) -> dict:
-    proc = subprocess.run([sys.executable, __file__, "--worker", str(root), path], capture_output=True, text=True,
+def _fresh(what: str, *worker: str) -> dict:
+    """This script's worker mode in a fresh process (cwd /tmp, no PYTHONPATH: each tree imports only itself)."""
+    proc = subprocess.run([sys.executable, __file__, *worker], capture_output=True, text=True,
                           cwd="/tmp", env={**os.environ, "PYTHONPATH": ""})
     if proc.returncode != 0:
-        raise RuntimeError(f"{root} on {path}: {(proc.stderr.strip().splitlines() or ['failed'])[-1]}")
+        raise RuntimeError(f"{what}: {(proc.stderr.strip().splitlines() or ['failed'])[-1]}")
     return json.loads(proc.stdout)
+
+
+def _run(root: Path, path: str) -> dict:
+    return _fresh(f"{root} on {path}", "--worker", str(root), path)
 
 
 def _breakdown_table(args: argparse.Namespace) -> int:
@@ -162,11 +167,7 @@ def _breakdown_table(args: argparse.Namespace) -> int:
             + " | ".join(f"{c} x floor" for c in cols) + " |")
     print(head, flush=True)
     for path in [str(Path(p).resolve()) for p in args.pdfs]:
-        proc = subprocess.run([sys.executable, __file__, "--breakdown-worker", path], capture_output=True, text=True,
-                              cwd="/tmp", env={**os.environ, "PYTHONPATH": ""})
-        if proc.returncode != 0:
-            raise RuntimeError(f"{path}: {(proc.stderr.strip().splitlines() or ['failed'])[-1]}")
-        row = {"doc": path, "set": _set_of(path, groups), **json.loads(proc.stdout)}
+        row = {"doc": path, "set": _set_of(path, groups), **_fresh(path, "--breakdown-worker", path)}
         rows.append(row)
         print(f"| {Path(path).name} | {row['set']} | {row['source']} | {row['pages']} ({row['laid_out']}) | "
               f"{row['spans']} | {row['floor']:.3f} | " + " | ".join(f"{row[c] / row['floor']:.2f}" for c in cols)

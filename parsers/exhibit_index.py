@@ -100,11 +100,12 @@ def unlabelled_starts(
 ) -> list[tuple[int, str]]:
     """(page, "Exhibit N Title") of each exhibit of ``rows`` (numbers in ``labelled`` aside: those are found by
     their label) whose title block opens a page at or after ``first``."""
-    wanted = [(r, _words(_FORM_OF.sub("", r.title))) for r in rows if r.number.casefold() not in labelled]
-    wanted = [(r, w) for r, w in wanted if len(w) >= MIN_WORDS]
+    printed = [(r, _FORM_OF.sub("", r.title)) for r in rows if r.number.casefold() not in labelled]
+    kept = [(r, title, words) for r, title in printed if len(words := _words(title)) >= MIN_WORDS]
+    wanted = [(r, words) for r, _, words in kept]
     # An exhibit's title block prints its name in full (the title up to its first comma or parenthesis: "Acme
     # Excess Savings Plan", not the "Excess Benefit Plan" beside it); the rest (dates, "as amended") may differ.
-    names = {r.number: _words(re.split(r",|\s\(", _FORM_OF.sub("", r.title), maxsplit=1)[0]) for r, _ in wanted}
+    names = {r.number: _words(re.split(r",|\s\(", title, maxsplit=1)[0]) for r, title, _ in kept}
     # Words most titles share (the filer's name, "plan", "amended effective") say little about which exhibit a
     # page opens: each word weighs 1 / the number of titles it is in.
     df: dict[str, int] = {}

@@ -513,6 +513,7 @@ class TocResult:
 
 
 TITLE_PAGES = 3  # a contents may start under the title block and abstract of one of the document's first pages
+TITLE_BLOCK_LINES = 8  # lines a page's title block may take before a contents heading below it counts as "late"
 
 
 def find_toc(
@@ -539,7 +540,8 @@ def find_toc(
 
     for n in range(1, limit + 1):
         heading, leaders = screen_page(text(n))
-        low = not heading and n <= TITLE_PAGES and any(_HEADING_RE.match(ln) for ln in text(n).splitlines()[8:])
+        low = not heading and n <= TITLE_PAGES and any(
+            _HEADING_RE.match(ln) for ln in text(n).splitlines()[TITLE_BLOCK_LINES:])
         if heading or low or leaders >= 6 or listing_like(text(n), page_count):
             lay = layout(n)
             late = late_contents_heading(reading_of(lay)) if low else 0
@@ -603,7 +605,7 @@ def find_toc(
 
 def late_contents_heading(lines: list[Line]) -> int:
     """1 + the index of a contents heading set below a page's first lines (under a title block), 0 if none."""
-    return next((i + 1 for i, ln in enumerate(lines) if i >= 8 and _HEADING_RE.match(ln.text)), 0)
+    return next((i + 1 for i, ln in enumerate(lines) if i >= TITLE_BLOCK_LINES and _HEADING_RE.match(ln.text)), 0)
 
 
 def _restarts(block: list[_Raw], page_raws: list[_Raw]) -> bool:

@@ -187,9 +187,9 @@ def test_without_aggregate_only_each_document_is_listed(tmp_path, capsys: pytest
 
 
 def _words_of(pages: dict[int, str]) -> dict[int, str]:
-    from benchmarks.structure_errors import page_words
+    from benchmarks.metric import plain_words
 
-    return {n: page_words(text) for n, text in pages.items()}
+    return {n: plain_words(text) for n, text in pages.items()}
 
 
 def test_an_outline_title_the_page_does_not_print_is_unprinted_not_absent() -> None:
@@ -203,11 +203,12 @@ def test_an_outline_title_the_page_does_not_print_is_unprinted_not_absent() -> N
 
 @pytest.mark.parametrize("printed", ["2.3 Building From Source\nbody", "Building from\nsource (optional)", "building-from-source"])
 def test_a_title_printed_wrapped_numbered_or_hyphenated_counts_as_printed(printed: str) -> None:
-    from benchmarks.structure_errors import page_words, printed_on
+    from benchmarks.metric import plain_words
+    from benchmarks.structure_errors import printed_on
 
-    assert printed_on("Building from source", page_words(printed))
-    assert not printed_on("Building from source", page_words("Installing the binaries\nbody"))
-    assert not printed_on(" ", page_words(printed))  # an untitled outline entry
+    assert printed_on("Building from source", plain_words(printed))
+    assert not printed_on("Building from source", plain_words("Installing the binaries\nbody"))
+    assert not printed_on(" ", plain_words(printed))  # an untitled outline entry
 
 
 def test_the_keys_reach_leaves_out_unprinted_keys_and_says_how_many() -> None:
