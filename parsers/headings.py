@@ -362,6 +362,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             prev, prev_line = h, ln
             head_width = ln.x1 - ln.x0
     found = [h for h in found if parse_page_number(h.title) is None]
+    _drop_contents_lines(found)
     _drop_repeats(found, len(layouts))
     if layouts and layouts[0].number == 1 and len(layouts) > 4:
         _drop_title_page(found)
@@ -480,6 +481,45 @@ def _cycle_members(series: list[str], limit: int) -> set[str]:
 _NAME_LINE = re.compile(r"^([^\s\u2014\u2013\u2212]{1,60}(?:,\s*[^\s\u2014\u2013\u2212]{1,60})*)\s+[\u2014\u2013\u2212-]\s+\S")
 
 
+# A contents line: a title and the page number it is listed at ("1 Generalities 1", "Preface v").
+_LISTED = re.compile(r"^(?P<title>.*[^\W\d_].*?)\s+(?P<page>\d{1,4}|[ivxlcdm]{1,7})$")
+CONTENTS_ROWS = 3  # listed titles on one page before a run of them reads as a contents page
+
+
+def _drop_contents_lines(found: list[Heading]) -> None:
+    """Drop the lines of a contents page the contents reader did not read: titles ending in a page number, in one
+    style, in a run over consecutive pages whose numbers never go back (roman front matter first), three or more to a
+    page somewhere in the run, each a different title. A head that ends in a number of its own ("Python 3",
+    "Version 2" over a release's notes) is one to a page, or one title counting up."""
+    def listed(h: Heading) -> tuple[int, int] | None:
+        m = _LISTED.match(h.title)
+        page = parse_page_number(m.group("page")) if m else None
+        if m is None or page is None:
+            return None
+        label = parse_numbering(m.group("title"))
+        if label is not None and not label.rest:
+            return None  # "Part II", "Chapter 3": a label and its number, not a title and its page
+        return (page.kind == "arabic", page.value)
+
+    runs: list[list[tuple[Heading, tuple[int, int]]]] = []
+    for h in found:
+        at = listed(h)
+        if at is None:
+            continue
+        run = runs[-1] if runs else None
+        if run and run[-1][0].page <= h.page <= run[-1][0].page + 1 and (run[-1][0].size, run[-1][0].bold) == (
+                h.size, h.bold) and run[-1][1] <= at:
+            run.append((h, at))
+        else:
+            runs.append([(h, at)])
+    rows: set[int] = set()
+    for run in runs:
+        shapes = {re.sub(r"\d+", "#", h.title.casefold()) for h, _ in run}
+        if len(shapes) == len(run) and max(Counter(h.page for h, _ in run).values()) >= CONTENTS_ROWS:
+            rows |= {id(h) for h, _ in run}
+    found[:] = [h for h in found if id(h) not in rows]
+
+
 def _drop_title_page(found: list[Heading]) -> None:
     """Drop the title page's lines (document title, edition, date): on page 1, unnumbered, in a style no
     heading after page 2 uses; and its date, whatever its style (a figure's labels may share it)."""
@@ -547,7 +587,21 @@ def _drop_list_items(found: list[Heading], decimal: list[Heading]) -> list[Headi
         return found
     smallest = min((h.size for h in plain if h.numbering.depth <= 2), default=0.0)  # type: ignore[union-attr]
     items = {id(h) for h in dotted if h.numbering.depth == 1 and h.size < smallest - SIZE_JITTER}  # type: ignore[union-attr]
+    # An appended text's own numbered clauses after the document's last numbered section ("0. Definitions.",
+    # "1. Source Code." of a licence printed as an appendix), counting from 0 or 1 again: a list of the appendix,
+    # not chapters beside the book's.
+    in_plain, in_dotted = {id(h) for h in plain}, {id(h) for h in dotted}
+    last = max((i for i, h in enumerate(found) if id(h) in in_plain), default=len(found))
+    tail = [h for h in found[last + 1:] if id(h) in in_dotted and h.numbering.depth == 1]  # type: ignore[union-attr]
+    top = max((_top_number(h) for h in plain), default=0)
+    if len(tail) >= 2 and _top_number(tail[0]) <= 1 < top:
+        items |= {id(h) for h in tail}
     return [h for h in found if id(h) not in items]
+
+
+def _top_number(h: Heading) -> int:
+    first = h.numbering.label.rstrip(".").split(".")[0]  # type: ignore[union-attr]
+    return int(first) if first.isdigit() else 0  # "A.1": an appendix's, counted apart
 
 
 def _drop_document_title(found: list[Heading], decimal: list[Heading]) -> list[Heading]:
