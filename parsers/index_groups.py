@@ -3,7 +3,8 @@
 LaTeX package manuals (doc/ltxdoc/l3doc with hyperref) carry no printed contents, and their outline lists the
 index's letter groups below "Index". The letters are too short to pass the heading detector (a title has two
 letters or more) and share their baseline with the other column's entries, so they are read here from word
-positions instead: a capital letter standing alone in its column, in alphabetical order through the index.
+positions instead: a capital letter standing alone in its column, in alphabetical order through the index. Another
+alphabetical listing ("List of macros") may hang its letters in the margin before each group's first entry.
 Pure over PageLayouts.
 """
 
@@ -14,7 +15,7 @@ import statistics
 from typing import Sequence
 
 from parsers.headings import MARGIN, Heading
-from parsers.layout import PageLayout
+from parsers.layout import PageLayout, Word
 from parsers.offsets import title_key
 
 # A back-of-book index ("Index", "Concept Index", "Index of Commands"), not a filing's "Index to ... Statements".
@@ -28,11 +29,18 @@ DISPLAY = 1.25
 ALONE = 1.5  # space on each side of a group letter, in font sizes: it stands alone in its column
 
 
+# Another alphabetical listing that may be grouped by letter: "List of macros", "Glossary".
+LISTING = re.compile(r"^(?:glossary(?: of [a-z ]+)?|(?:alphabetical )?list of [a-z ]+)$")
+
+
 def index_heading(heads: Sequence[Heading]) -> int | None:
-    """Position of the last back-of-book index heading among ``heads``, if any."""
-    for i in range(len(heads) - 1, -1, -1):
-        if BOOK_INDEX.match(title_key(heads[i].title)):
-            return i
+    """Position of the last back-of-book index heading among ``heads``, else of the last alphabetical listing's
+    ("List of macros", "Glossary"), if any."""
+    keys = [title_key(h.title) for h in heads]
+    for pattern in (BOOK_INDEX, LISTING):
+        for i in range(len(heads) - 1, -1, -1):
+            if pattern.match(keys[i]):
+                return i
     return None
 
 
@@ -61,7 +69,9 @@ def letter_groups(layouts: Sequence[PageLayout], index: Heading, until: Heading 
                     continue
                 before = w.x0 - words[i - 1].x1 if i else None
                 after = words[i + 1].x0 - w.x1 if i + 1 < len(words) else None
-                if (before is not None and before < ALONE * size) or (after is not None and after < ALONE * size):
+                if before is not None and before < ALONE * size:
+                    continue
+                if after is not None and after < ALONE * size and not (i == 0 and _hanging(lay, words, size)):
                     continue
                 column = 0 if (w.x0 + w.x1) / 2 < mid else 1
                 found.append(((lay.number, column, w.y0), text, lay.number, w.y0, ln.size, w.y1 - w.y0))
@@ -73,6 +83,21 @@ def letter_groups(layouts: Sequence[PageLayout], index: Heading, until: Heading 
     if sum(found[i][5] > DISPLAY * entry for i in chain) * 2 > len(chain):
         return []  # display letters: not in the outline
     return [Heading(found[i][2], found[i][1], found[i][4], True, found[i][3], level=index.level + 1) for i in chain]
+
+
+def _hanging(lay: PageLayout, words: list[Word], size: float) -> bool:
+    """The line's first word is a letter hung in the margin before the first entry of its group: left of every other
+    line of the page by a size or more, the entry starting where the page's other lines do, a space or more after
+    the letter (a listing of macros with its letters out in the margin)."""
+    if len(words) < 2 or words[1].x0 - words[0].x1 < HANG_GAP * size:
+        return False
+    others = [ln.x0 for ln in lay.lines if lay.height * MARGIN <= ln.y0 <= lay.height * (1 - MARGIN)
+              and not _LETTER_FIRST.match(ln.text)]
+    return bool(others) and words[0].x0 <= min(others) - size and abs(words[1].x0 - min(others)) <= 2
+
+
+_LETTER_FIRST = re.compile(r"^\s*[A-Z]\s")  # a line opening with a capital standing alone: another group's letter
+HANG_GAP = 0.75  # a hung letter's space before its entry, in font sizes (a word space is a third of one)
 
 
 def _alphabetical_chain(titles: list[str]) -> list[int]:
