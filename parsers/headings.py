@@ -19,7 +19,8 @@ from typing import Callable, Sequence
 
 from parsers.layout import Line, PageLayout
 from parsers.numbering import Numbering, parse_numbering, parse_page_number
-from parsers.toc import DOT_LEADERS, part_entries
+from parsers.offsets import title_key
+from parsers.toc import DOT_LEADERS, is_heading, part_entries
 
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
 _MONO = re.compile(r"mono|courier|consol|typewriter|\btt|cmtt|t1xtt|menlo|inconsolata", re.I)
@@ -563,6 +564,7 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
         kept = [h for h in kept if not h.chunk]
     kept = _drop_entry_families(kept)
     kept = _drop_figure_labels(kept)
+    kept = _drop_back_contents(kept)
     kept = _continuing_run_ins(kept)
     decimal = [h for h in kept if h.numbering is not None and h.numbering.kind in ("decimal", "letter")]
     if len(decimal) >= MIN_NUMBERED:
@@ -573,6 +575,20 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
         kept = _drop_document_title(kept, decimal)
     assign_heading_levels(kept)
     return kept
+
+
+# A back-of-book index ("Index", "Concept Index", "Index of Commands"), not a filing's "Index to ... Statements".
+BOOK_INDEX = re.compile(r"^(?:(?:[a-z]+ ){0,2}index|index of [a-z ]+)$")
+
+
+def _drop_back_contents(found: list[Heading]) -> list[Heading]:
+    """Drop a contents heading printed after a back-of-book index (Texinfo's "Table of Contents" when ``@contents``
+    ends the file): furniture after the book's last section, which its outline does not list. A contents printed at
+    the back with no index before it (LaTeX's ``\\tableofcontents`` at the end) is listed, and stays."""
+    first = next((i for i, h in enumerate(found) if BOOK_INDEX.match(title_key(h.title))), None)
+    if first is None:
+        return found
+    return found[:first + 1] + [h for h in found[first + 1:] if not is_heading(h.title)]
 
 
 _DOTTED = re.compile(r"^\d+(?:\.\d+)*\.\s")  # "3. Derived Works": a number with a trailing dot

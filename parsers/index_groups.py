@@ -14,12 +14,10 @@ import re
 import statistics
 from typing import Sequence
 
-from parsers.headings import MARGIN, Heading
+from parsers.headings import BOOK_INDEX, MARGIN, Heading
 from parsers.layout import PageLayout, Word
 from parsers.offsets import title_key
 
-# A back-of-book index ("Index", "Concept Index", "Index of Commands"), not a filing's "Index to ... Statements".
-BOOK_INDEX = re.compile(r"^(?:(?:[a-z]+ ){0,2}index|index of [a-z ]+)$")
 # The group before "A" in makeindex/xindy styles.
 _LEAD_GROUPS = {"symbols", "numbers", "digits"}
 MIN_GROUPS = 3  # letters in order before the index is taken to be grouped (a stray "A" or "I" is not)

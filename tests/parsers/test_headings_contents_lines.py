@@ -78,3 +78,19 @@ def test_a_licences_numbered_clauses_do_not_become_chapters(tmp_path: Path) -> N
     assert [t for t in titles if "." not in t.split()[0]] == [
         *(f"{n} {title}" for n, title in enumerate(CHAPTERS, start=1)), "A GNU General Public License version 3"]
     assert not [t for t in titles if t.endswith(".")]
+
+
+def _back_contents(path: Path, index: bool) -> Path:
+    rows = [f"{n} {title} . . . . . . . . . . . . . . . . {4 * n}" for n, title in enumerate(CHAPTERS, start=1)]
+    back = [[("Concept Index", "helv", 18, 20), *[(f"{w}, polymer . . . . . . . . 12", "tiro", 10, 2) for w in
+                                                  ("atoms", "cleavage", "formula", "masses", "sequence")]]] if index else []
+    back.append([("Table of Contents", "helv", 18, 20), *[(row, "tiro", 10, 4) for row in rows]])
+    return _book(path, [[("A User Manual", "helv", 24, 40)], *_chapters(2), *back])
+
+
+def test_a_contents_printed_after_the_index_is_no_section(tmp_path: Path) -> None:
+    # Texinfo prints its contents after the indexes when @contents ends the file; its outline does not list it.
+    titles = _titles(_back_contents(tmp_path / "texinfo.pdf", index=True))
+    assert titles[-1] == "Concept Index" and "Table of Contents" not in titles
+    # LaTeX's \tableofcontents at the end, with no index before it: its outline lists it.
+    assert _titles(_back_contents(tmp_path / "latex.pdf", index=False))[-1] == "Table of Contents"
