@@ -488,10 +488,11 @@ CONTENTS_ROWS = 3  # listed titles on one page before a run of them reads as a c
 
 
 def _drop_contents_lines(found: list[Heading]) -> None:
-    """Drop the lines of a contents page the contents reader did not read: titles ending in a page number, in one
-    style, in a run over consecutive pages whose numbers never go back (roman front matter first), three or more to a
-    page somewhere in the run, each a different title. A head that ends in a number of its own ("Python 3",
-    "Version 2" over a release's notes) is one to a page, or one title counting up."""
+    """Drop the lines of a contents page the contents reader did not read: titles ending in a page number whose
+    numbers never go back (roman front matter first), three or more to a page, each a different title, whatever
+    their styles (chapter and section rows); and the rows that go on forward on the pages next to it. A head that
+    ends in a number of its own ("Moving to Python 3", "Version 2" over a release's notes) is one to a page, or one
+    title counting up."""
     def listed(h: Heading) -> tuple[int, int] | None:
         m = _LISTED.match(h.title)
         page = parse_page_number(m.group("page")) if m else None
@@ -502,22 +503,27 @@ def _drop_contents_lines(found: list[Heading]) -> None:
             return None  # "Part II", "Chapter 3": a label and its number, not a title and its page
         return (page.kind == "arabic", page.value)
 
-    runs: list[list[tuple[Heading, tuple[int, int]]]] = []
+    pages: dict[int, list[tuple[Heading, tuple[int, int]]]] = {}
     for h in found:
         at = listed(h)
-        if at is None:
-            continue
-        run = runs[-1] if runs else None
-        if run and run[-1][0].page <= h.page <= run[-1][0].page + 1 and (run[-1][0].size, run[-1][0].bold) == (
-                h.size, h.bold) and run[-1][1] <= at:
-            run.append((h, at))
-        else:
-            runs.append([(h, at)])
-    rows: set[int] = set()
-    for run in runs:
-        shapes = {re.sub(r"\d+", "#", h.title.casefold()) for h, _ in run}
-        if len(shapes) == len(run) and max(Counter(h.page for h, _ in run).values()) >= CONTENTS_ROWS:
-            rows |= {id(h) for h, _ in run}
+        if at is not None:
+            pages.setdefault(h.page, []).append((h, at))
+
+    def forward(rows: list[tuple[Heading, tuple[int, int]]]) -> bool:
+        return all(a[1] <= b[1] for a, b in zip(rows, rows[1:]))
+
+    listing = {p for p, rows in pages.items() if len(rows) >= CONTENTS_ROWS and forward(rows)
+               and len({re.sub(r"\d+", "#", h.title.casefold()) for h, _ in rows}) == len(rows)}
+    for p in sorted(listing):
+        for step in (1, -1):
+            q, last = p, pages[p]
+            while q + step in pages and q + step not in listing and forward(
+                    pages[q + step] if step > 0 else pages[q + step] + last[:1]) and (
+                    step < 0 or last[-1][1] <= pages[q + step][0][1]):
+                q += step
+                last = pages[q]
+                listing.add(q)
+    rows = {id(h) for p in listing for h, _ in pages[p]}
     found[:] = [h for h in found if id(h) not in rows]
 
 

@@ -94,3 +94,14 @@ def test_a_contents_printed_after_the_index_is_no_section(tmp_path: Path) -> Non
     assert titles[-1] == "Concept Index" and "Table of Contents" not in titles
     # LaTeX's \tableofcontents at the end, with no index before it: its outline lists it.
     assert _titles(_back_contents(tmp_path / "latex.pdf", index=False))[-1] == "Table of Contents"
+
+
+def test_a_contents_with_chapter_and_section_rows_in_two_styles_gives_no_heads(tmp_path: Path) -> None:
+    # Chapter rows at 14 pt, section rows at 12 pt, alternating: two of each style to a page.
+    rows = [row for n, title in enumerate(CHAPTERS, start=1) for row in (
+        (f"{n} {title} {3 + 4 * n}", "helv", 14, 10), (f"{n}.1 Overview of the {title.split()[0]} {4 + 4 * n}", "helv", 12, 4))]
+    pages = [[("A User Manual", "helv", 24, 40)], [("Contents", "helv", 22, 20), *rows[:4]], rows[4:8], rows[8:],
+             *_chapters(5)]
+    titles = _titles(_book(tmp_path / "two-styles.pdf", pages))
+    assert not {t for t, _, _, _ in rows} & set(titles)
+    assert [t for t in titles if "." not in t.split()[0]] == [f"{n} {title}" for n, title in enumerate(CHAPTERS, start=1)]
