@@ -484,7 +484,7 @@ _NAME_LINE = re.compile(r"^([^\s\u2014\u2013\u2212]{1,60}(?:,\s*[^\s\u2014\u2013
 
 # A contents line: a title and the page number it is listed at ("1 Generalities 1", "Preface v").
 _LISTED = re.compile(r"^(?P<title>.*[^\W\d_].*?)\s+(?P<page>\d{1,4}|[ivxlcdm]{1,7})$")
-CONTENTS_ROWS = 3  # listed titles on one page before a run of them reads as a contents page
+CONTENTS_ROWS = 3  # listed titles on one page before it reads as a contents page
 
 
 def _drop_contents_lines(found: list[Heading]) -> None:
