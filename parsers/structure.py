@@ -8,13 +8,15 @@ Long leaves are then split by the headings inside them, or by page groups.
 from __future__ import annotations
 
 import dataclasses
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from index_store.model import Node
 from parsers.bookmarks import read_bookmarks
 from parsers.exhibits import add_exhibits
-from parsers.headings import detect_headings, outline_headings
+from parsers.headings import Heading, detect_headings, outline_headings
 from parsers.filing_pdf import anchor_items
 from parsers.filings import complete_filing, is_filing, statement_title
 from parsers.index_groups import BOOK_INDEX, index_heading, letter_groups
@@ -45,6 +47,12 @@ MAX_LEAF_TOKENS = 20_000  # a leaf above this many (approximate) tokens is split
 # a unit the author chose; the corpus figures are in benchmarks/results/comment-figures.md.
 OUTLINE_SPLIT_FACTOR = 4
 AUTHOR_OUTLINES = ("bookmarks", "toc")
+MAX_LEAF_HEAD_WORDS = 12  # a longer line at body size is a sentence, not a head
+MIN_SPLIT_SHARE = 0.5  # of a leaf's pages that body-size heads must put in children under the limit
+# "Index, general", "Index, commands": an index named by what it lists after a comma (gri's), as alphabetical as any.
+_QUALIFIED_INDEX = re.compile(r"^\s*index,\s+[^\W\d_]+\s*$", re.I)
+_SUBSET_TAG = re.compile(r"^[A-Z]{6}\+")
+_SENTENCE = re.compile(r"[a-z]\. [A-Z]")
 
 
 @dataclass
@@ -289,7 +297,7 @@ def split_long_leaves(
         tokens = _tokens(pdf, node) if not node.nodes and span > 1 else 0
         if node.nodes or (span <= factor * max_pages and tokens <= factor * MAX_LEAF_TOKENS):
             continue
-        if BOOK_INDEX.match(title_key(node.title)):
+        if BOOK_INDEX.match(title_key(node.title)) or _QUALIFIED_INDEX.match(node.title):
             info["index_kept"] = info.get("index_kept", 0) + 1  # alphabetical entries: no section to split off
             continue
         # Dense pages (tables, small print) get smaller groups so a leaf stays near the token limit.
@@ -327,11 +335,31 @@ def _heading_children(node: Node, pdf: PdfSource, max_pages: int, known: set[str
     Part above it) are not sections of it.
     """
     layouts = [pdf.layout(p) for p in range(node.start_page, node.end_page + 1)]
-    heads = detect_headings(layouts, strong_only=True)
     own = title_key(node.title)
-    heads = [h for h in heads if not _repeats(title_key(h.title), own, known)]
-    if not heads:
-        return []
+    strong = detect_headings(layouts, strong_only=True)
+    heads = [h for h in strong if not _repeats(title_key(h.title), own, known)]
+    if heads:
+        return _subtree(node, heads, max_pages)
+    # No head set larger or numbered below the section's own: its lower heads may be bold at body size, whole lines
+    # set apart (Sphinx's and DocBook's fourth level and below), which page groups would cut across. They are set in
+    # the typeface of the larger heads (the section's own title), when that is not the body's (Sphinx's Helvetica
+    # over a Times body): bold words of the body's face (a note's label, "[Equation 1]", a reference entry's name)
+    # or of the code's (an option's values) are not heads. Kept only when they do split it: bold labels scattered
+    # through long pages (an API reference's "Return value") are not.
+    fonts = {(lay.number, ln.y0): ln.font for lay in layouts for ln in lay.lines}
+    body = Counter()  # the prose's face: code listings (fixed pitch) may outweigh it in a reference section
+    for lay in layouts:
+        for ln in lay.lines:
+            body[_face(ln.font)] += 0 if ln.mono else len(ln.text)
+    faces = {_face(fonts.get((h.page, h.y0), "")) for h in strong} - {"", *(f for f, _ in body.most_common(1))}
+    heads = [h for h in detect_headings(layouts) if _whole_line_head(h) and _face(fonts.get((h.page, h.y0), "")) in faces
+             and not _repeats(title_key(h.title), own, known)]
+    children = _subtree(node, heads, max_pages) if heads else []
+    short = sum(c.end_page - c.start_page + 1 for c in children if c.end_page - c.start_page < max_pages)
+    return children if short >= MIN_SPLIT_SHARE * (node.end_page - node.start_page + 1) else []
+
+
+def _subtree(node: Node, heads: list[Heading], max_pages: int) -> list[Node]:
     top = min(h.level for h in heads)
     children = _nest([(h.level - top + 1, h.title, h.page) for h in heads])
     holder = Node(node_id="", title="", level=0, start_page=node.start_page, end_page=node.end_page, nodes=children)
@@ -339,6 +367,17 @@ def _heading_children(node: Node, pdf: PdfSource, max_pages: int, known: set[str
     for child in children:
         _prune(child, max_pages)
     return children
+
+
+def _whole_line_head(h: Heading) -> bool:
+    """A head on a line of its own that reads as a title: not a run-in label, a code chunk or a sentence."""
+    return not (h.run_in or h.lead_in or h.chunk) and len(h.title.split()) <= MAX_LEAF_HEAD_WORDS and not (
+        _SENTENCE.search(h.title) or h.title.endswith(":"))
+
+
+def _face(font: str) -> str:
+    """A font's typeface without its subset tag, weight or design size: "ABCDEF+TeXGyreHeros-Bold" -> "texgyreheros"."""
+    return re.split(r"[-,]", _SUBSET_TAG.sub("", font))[0].rstrip("0123456789").lower()
 
 
 def _repeats(key: str, own: str, known: set[str]) -> bool:

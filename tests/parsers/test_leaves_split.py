@@ -1,0 +1,61 @@
+"""Long leaves split by the heads inside them before page groups (parsers.structure.split_long_leaves)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from parsers.pdf import PdfSource
+from parsers.ranges import Entry
+from parsers.structure import split_long_leaves
+
+PROSE = "Body text of the section that goes on and on for a while, as prose does."
+
+
+def _section(path: Path, pages: int, heads: dict[int, tuple[str, str]], title_font: str = "hebo") -> Path:
+    """A title page, then a section as Sphinx sets it: its title in 14-pt bold Helvetica on page 2, a Times body at
+    10 pt, and ``heads`` {page: (title, font)} set bold at body size on a line of their own with space around them."""
+    doc = pymupdf.open()
+    doc.new_page(width=612, height=792).insert_text((200, 300), "The Manual", fontname="hebo", fontsize=24)
+    for n in range(2, pages + 1):
+        page = doc.new_page(width=612, height=792)
+        y = 100.0
+        if n == 2:
+            page.insert_text((72, y), "Reference", fontname=title_font, fontsize=14)
+            y += 40
+        if n in heads:
+            title, font = heads[n]
+            page.insert_text((72, y), title, fontname=font, fontsize=10)
+            y += 30
+        for _ in range(30):
+            page.insert_text((72, y), PROSE, fontname="tiro", fontsize=10)
+            y += 14
+    doc.save(path)
+    return path
+
+
+def test_body_size_heads_in_the_titles_face_split_a_long_leaf_before_page_groups(tmp_path: Path) -> None:
+    heads = {4: ("Installing", "hebo"), 6: ("Note", "tibo"), 12: ("Configuring", "hebo"), 21: ("Running", "hebo"),
+             25: ("[Equation 1]", "tibo")}
+    with PdfSource(_section(tmp_path / "a.pdf", 30, heads)) as pdf:
+        entries, info = split_long_leaves([Entry(1, "Reference", 2)], pdf, 10)
+    # The bold labels in the body's own face (Times bold: a note's label, an equation's tag) are not heads.
+    assert entries == [Entry(1, "Reference", 2), Entry(2, "Installing", 4), Entry(2, "Configuring", 12),
+                       Entry(2, "Running", 21)]
+    assert info["by_headings"] == 1 and info["by_pages"] == 0
+
+
+def test_scattered_body_size_labels_do_not_split_a_leaf(tmp_path: Path) -> None:
+    # Two bold labels on 30 pages leave most of the leaf in children over the limit: page groups do better.
+    with PdfSource(_section(tmp_path / "b.pdf", 30, {3: ("Parameters", "hebo"), 5: ("Returns", "hebo")})) as pdf:
+        entries, info = split_long_leaves([Entry(1, "Reference", 2)], pdf, 10)
+    assert info["by_pages"] == 1 and all(e.kind == "page_group" for e in entries[1:])
+
+
+def test_body_size_heads_in_the_bodys_own_face_do_not_split_a_leaf(tmp_path: Path) -> None:
+    # Title, heads and body all in Times: nothing tells a bold head from a reference entry's bold name.
+    heads = {4: ("Shape star", "tibo"), 12: ("Shape kite", "tibo"), 21: ("Shape dart", "tibo")}
+    with PdfSource(_section(tmp_path / "c.pdf", 30, heads, title_font="tibo")) as pdf:
+        entries, info = split_long_leaves([Entry(1, "Reference", 2)], pdf, 10)
+    assert info["by_pages"] == 1 and all(e.kind == "page_group" for e in entries[1:])
