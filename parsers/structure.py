@@ -16,7 +16,7 @@ from typing import Any, Callable
 from index_store.model import Node
 from parsers.bookmarks import read_bookmarks
 from parsers.exhibits import add_exhibits
-from parsers.headings import Heading, detect_headings, outline_headings
+from parsers.headings import Heading, body_size, detect_headings, outline_headings
 from parsers.filing_pdf import anchor_items
 from parsers.filings import complete_filing, is_filing, statement_title
 from parsers.index_groups import BOOK_INDEX, index_heading, letter_groups
@@ -47,6 +47,7 @@ MAX_LEAF_TOKENS = 20_000  # a leaf above this many (approximate) tokens is split
 # a unit the author chose; the corpus figures are in benchmarks/results/comment-figures.md.
 OUTLINE_SPLIT_FACTOR = 4
 AUTHOR_OUTLINES = ("bookmarks", "toc")
+BODY_SAMPLE_PAGES = 9  # pages read for the document's body size, spread evenly over it
 MAX_LEAF_HEAD_WORDS = 12  # a longer line at body size is a sentence, not a head
 MIN_SPLIT_SHARE = 0.5  # of a leaf's pages that body-size heads must put in children under the limit
 # "Index, general", "Index, commands": an index named by what it lists after a comma (gri's), as alphabetical as any.
@@ -292,6 +293,7 @@ def split_long_leaves(
     known = {title_key(e.title) for e in entries} - {""}
     info = {"max_leaf_pages": max_pages, "max_leaf_tokens": MAX_LEAF_TOKENS, "factor": factor, "by_headings": 0, "by_pages": 0}
     budget = MAX_SPLIT_PAGES
+    body: list[float] = []  # the document's body size, read once when a leaf is split by its headings
     for node in list(root.walk())[1:]:
         span = node.end_page - node.start_page + 1
         tokens = _tokens(pdf, node) if not node.nodes and span > 1 else 0
@@ -305,7 +307,9 @@ def split_long_leaves(
         children: list[Node] = []
         if by_headings and span <= budget:
             budget -= span
-            children = _heading_children(node, pdf, group, known)
+            if not body:
+                body.append(document_body(pdf))
+            children = _heading_children(node, pdf, group, known, body[0])
         if children:
             info["by_headings"] += 1
         else:
@@ -328,15 +332,26 @@ def _tokens(pdf: PdfSource, node: Node) -> int:
     return sum(len(pdf.text(p)) for p in range(node.start_page, node.end_page + 1)) // 4
 
 
-def _heading_children(node: Node, pdf: PdfSource, max_pages: int, known: set[str] = frozenset()) -> list[Node]:
+def document_body(pdf: PdfSource) -> float:
+    """The size the document's prose is set in, from BODY_SAMPLE_PAGES pages spread over it."""
+    n = pdf.page_count
+    pages = sorted({1 + (n - 1) * (k + 1) // (BODY_SAMPLE_PAGES + 1) for k in range(BODY_SAMPLE_PAGES)})
+    return body_size([pdf.layout(p) for p in pages])
+
+
+def _heading_children(node: Node, pdf: PdfSource, max_pages: int, known: set[str] = frozenset(),
+                      document: float = 0.0) -> list[Node]:
     """The headings inside ``node`` as a subtree, kept only as deep as needed to get leaves under ``max_pages``.
 
     Headings repeating a title already in the tree (the section's own title, a "(continued)" head, the
-    Part above it) are not sections of it.
+    Part above it) are not sections of it. A head is larger than the leaf's text and than the ``document``'s
+    body size: a leaf of small print (a bibliography and an index after a preface) does not make the prose
+    before it heads.
     """
     layouts = [pdf.layout(p) for p in range(node.start_page, node.end_page + 1)]
     own = title_key(node.title)
-    strong = detect_headings(layouts, strong_only=True)
+    size = max(body_size(layouts), document)
+    strong = detect_headings(layouts, size, strong_only=True)
     heads = [h for h in strong if not _repeats(title_key(h.title), own, known)]
     if heads:
         return _subtree(node, heads, max_pages)
@@ -352,7 +367,7 @@ def _heading_children(node: Node, pdf: PdfSource, max_pages: int, known: set[str
         for ln in lay.lines:
             body[_face(ln.font)] += 0 if ln.mono else len(ln.text)
     faces = {_face(fonts.get((h.page, h.y0), "")) for h in strong} - {"", *(f for f, _ in body.most_common(1))}
-    heads = [h for h in detect_headings(layouts) if _whole_line_head(h) and _face(fonts.get((h.page, h.y0), "")) in faces
+    heads = [h for h in detect_headings(layouts, size) if _whole_line_head(h) and _face(fonts.get((h.page, h.y0), "")) in faces
              and not _repeats(title_key(h.title), own, known)]
     children = _subtree(node, heads, max_pages) if heads else []
     short = sum(c.end_page - c.start_page + 1 for c in children if c.end_page - c.start_page < max_pages)

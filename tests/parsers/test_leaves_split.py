@@ -10,6 +10,7 @@ from parsers.pdf import PdfSource
 from parsers.ranges import Entry
 from parsers.structure import split_long_leaves
 
+WORDS = ["Apples", "Pears", "Plums", "Cherries", "Grapes", "Lemons", "Melons"]
 PROSE = "Body text of the section that goes on and on for a while, as prose does."
 
 
@@ -59,3 +60,29 @@ def test_body_size_heads_in_the_bodys_own_face_do_not_split_a_leaf(tmp_path: Pat
     with PdfSource(_section(tmp_path / "c.pdf", 30, heads, title_font="tibo")) as pdf:
         entries, info = split_long_leaves([Entry(1, "Reference", 2)], pdf, 10)
     assert info["by_pages"] == 1 and all(e.kind == "page_group" for e in entries[1:])
+
+
+def test_a_leaf_of_small_print_does_not_make_the_prose_before_it_heads(tmp_path: Path) -> None:
+    # 60 pages of 10-pt prose, then a 30-page back matter: a 4-page preface in the same prose, then a bibliography
+    # in 8 pt under its 14-pt head. The leaf's own body size is the bibliography's; the document's is the prose's.
+    doc = pymupdf.open()
+    for n in range(1, 91):
+        page = doc.new_page(width=612, height=792)
+        y = 100.0
+        if n == 65:
+            page.insert_text((72, y), "Bibliography", fontname="hebo", fontsize=14)
+            y += 40
+        small = n >= 65
+        for k in range(52 if small else 36):
+            if k % 6 == 0:
+                y += 10  # a paragraph (or an item) starts: its first line opens a sentence
+            # Every paragraph opens differently, as prose does (a repeated line would be a running head).
+            line = f"{WORDS[(n + k) % 7]} {WORDS[(3 * n + k) % 7]} showed the whole program text" if k % 6 == 0 else \
+                "and a reader could follow its code"
+            page.insert_text((72, y), line, fontname="tiro", fontsize=8 if small else 10)
+            y += 11 if small else 14
+    doc.save(tmp_path / "d.pdf")
+    with PdfSource(tmp_path / "d.pdf") as pdf:
+        entries, info = split_long_leaves([Entry(1, "A Theory", 1), Entry(1, "D Manuscript history", 61)], pdf, 10)
+    assert [(e.level, e.title, e.page) for e in entries if not e.kind] == [
+        (1, "A Theory", 1), (1, "D Manuscript history", 61), (2, "Bibliography", 65)]
