@@ -48,6 +48,7 @@ MAX_LEAF_TOKENS = 20_000  # a leaf above this many (approximate) tokens is split
 OUTLINE_SPLIT_FACTOR = 4
 AUTHOR_OUTLINES = ("bookmarks", "toc")
 BODY_SAMPLE_PAGES = 9  # pages read for the document's body size, spread evenly over it
+LARGER = 0.9  # points above the body size that make a line larger than the text (as headings.py counts them)
 MAX_LEAF_HEAD_WORDS = 12  # a longer line at body size is a sentence, not a head
 MIN_SPLIT_SHARE = 0.5  # of a leaf's pages that body-size heads must put in children under the limit
 # "Index, general", "Index, commands": an index named by what it lists after a comma (gri's), as alphabetical as any.
@@ -344,14 +345,14 @@ def _heading_children(node: Node, pdf: PdfSource, max_pages: int, known: set[str
     """The headings inside ``node`` as a subtree, kept only as deep as needed to get leaves under ``max_pages``.
 
     Headings repeating a title already in the tree (the section's own title, a "(continued)" head, the
-    Part above it) are not sections of it. A head is larger than the leaf's text and than the ``document``'s
-    body size: a leaf of small print (a bibliography and an index after a preface) does not make the prose
-    before it heads.
+    Part above it) are not sections of it. Nor is a line that is larger only than the leaf's small print (a
+    bibliography and an index after a preface): a head set no larger than the ``document``'s prose is bold or
+    a numbered head in capitals.
     """
     layouts = [pdf.layout(p) for p in range(node.start_page, node.end_page + 1)]
     own = title_key(node.title)
-    size = max(body_size(layouts), document)
-    strong = detect_headings(layouts, size, strong_only=True)
+    strong = [h for h in detect_headings(layouts, strong_only=True) if h.size >= document + LARGER or h.bold
+              or h.numbering is not None and _capitals(h.numbering.rest)]
     heads = [h for h in strong if not _repeats(title_key(h.title), own, known)]
     if heads:
         return _subtree(node, heads, max_pages)
@@ -367,7 +368,7 @@ def _heading_children(node: Node, pdf: PdfSource, max_pages: int, known: set[str
         for ln in lay.lines:
             body[_face(ln.font)] += 0 if ln.mono else len(ln.text)
     faces = {_face(fonts.get((h.page, h.y0), "")) for h in strong} - {"", *(f for f, _ in body.most_common(1))}
-    heads = [h for h in detect_headings(layouts, size) if _whole_line_head(h) and _face(fonts.get((h.page, h.y0), "")) in faces
+    heads = [h for h in detect_headings(layouts) if _whole_line_head(h) and _face(fonts.get((h.page, h.y0), "")) in faces
              and not _repeats(title_key(h.title), own, known)]
     children = _subtree(node, heads, max_pages) if heads else []
     short = sum(c.end_page - c.start_page + 1 for c in children if c.end_page - c.start_page < max_pages)
@@ -388,6 +389,11 @@ def _whole_line_head(h: Heading) -> bool:
     """A head on a line of its own that reads as a title: not a run-in label, a code chunk or a sentence."""
     return not (h.run_in or h.lead_in or h.chunk) and len(h.title.split()) <= MAX_LEAF_HEAD_WORDS and not (
         _SENTENCE.search(h.title) or h.title.endswith(":"))
+
+
+def _capitals(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and all(c.isupper() for c in letters)
 
 
 def _face(font: str) -> str:
