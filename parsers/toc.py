@@ -397,10 +397,13 @@ def _untitled(text: str) -> TocLine:
 
 
 def _joinable(prev: Line, nxt: Line) -> bool:
-    """A wrapped title continues in the same weight, without a numbering of its own."""
-    if parse_numbering(nxt.text) is not None or prev.bold != nxt.bold:
+    """A wrapped title continues in the same weight, without a numbering of its own; or in another weight where
+    the words say so: it opens a parenthesis no title opens with, or closes one the first line left open (a
+    contents whose first lines are set in a demibold face its wrapped tails are not: "... mod n" over
+    "(word-size n)")."""
+    if parse_numbering(nxt.text) is not None or prev.text.rstrip().endswith((":", ".")):
         return False
-    return not prev.text.rstrip().endswith((":", "."))
+    return prev.bold == nxt.bold or nxt.text.lstrip().startswith("(") or prev.text.count("(") > prev.text.count(")")
 
 
 def _looks_like_running(line: Line, page: PageLayout) -> bool:
