@@ -80,7 +80,10 @@ def parse_toc_line(text: str) -> TocLine | None:
             # Two or more dots right before the number are a (short) leader: ". . 201" after a long title.
             leader = dotted is not None or bool(_LEADER_ANY.search(t[: m.start("page")] + " "))
             title = head
-    title = _PAGE_SUFFIX.sub("", _LEADER_RE.sub("", title)).strip(" .\u00b7\u2024\u2026_\t")
+    title = _LEADER_RE.sub("", title)
+    if not leader:  # leaders after it make "Page" the title's last word ("2.5 The Zsh Web Page . . . 2")
+        title = _PAGE_SUFFIX.sub("", title)
+    title = title.strip(" .\u00b7\u2024\u2026_\t")
     if not re.search(r"[^\W\d_]", title):
         return None
     return TocLine(title, page, leader)
