@@ -16,12 +16,13 @@ from typing import Any, Callable
 from index_store.model import Node
 from parsers.bookmarks import read_bookmarks
 from parsers.exhibits import add_exhibits
-from parsers.headings import Heading, body_size, detect_headings, outline_headings
+from parsers.headings import MARGIN, Heading, body_size, detect_headings, outline_headings
 from parsers.filing_pdf import anchor_items
 from parsers.filings import complete_filing, is_filing, statement_title
 from parsers.index_groups import BOOK_INDEX, index_heading, letter_groups
 from parsers.inner_toc import add_inner_tocs
 from parsers.offsets import CHECKED, map_entries, title_key
+from parsers.layout import PageLayout
 from parsers.pdf import PdfSource
 from parsers.ranges import KIND_PAGE_GROUP, Entry, build_tree
 from parsers.toc import TocEntry, TocResult, find_toc, screen_page, spell_accents
@@ -293,7 +294,8 @@ def split_long_leaves(
     root = build_tree(entries, pdf.page_count, "")
     known = {title_key(e.title) for e in entries} - {""}
     info = {"max_leaf_pages": max_pages, "max_leaf_tokens": MAX_LEAF_TOKENS, "factor": factor, "by_headings": 0, "by_pages": 0}
-    budget = MAX_SPLIT_PAGES
+    # Layouts for at most MAX_SPLIT_PAGES pages, or 60 % of a longer document's (the headings fallback lays out all).
+    budget = max(MAX_SPLIT_PAGES, pdf.page_count * 3 // 5)
     body: list[float] = []  # the document's body size, read once when a leaf is split by its headings
     for node in list(root.walk())[1:]:
         span = node.end_page - node.start_page + 1
@@ -370,6 +372,13 @@ def _heading_children(node: Node, pdf: PdfSource, max_pages: int, known: set[str
     faces = {_face(fonts.get((h.page, h.y0), "")) for h in strong} - {"", *(f for f, _ in body.most_common(1))}
     heads = [h for h in detect_headings(layouts) if _whole_line_head(h) and _face(fonts.get((h.page, h.y0), "")) in faces
              and not _repeats(title_key(h.title), own, known)]
+    if faces:
+        # In that face a head may open lower-case (an API reference's "sas.qtgui.Plotting module"), which a line of
+        # the body's face never may (it continues a paragraph).
+        taken = {(h.page, h.y0) for h in heads}
+        heads += [h for h in _lower_heads(layouts, faces, body_size(layouts)) if (h.page, h.y0) not in taken
+                  and not _repeats(title_key(h.title), own, known)]
+        heads.sort(key=lambda h: (h.page, h.y0))
     children = _subtree(node, heads, max_pages) if heads else []
     short = sum(c.end_page - c.start_page + 1 for c in children if c.end_page - c.start_page < max_pages)
     return children if short >= MIN_SPLIT_SHARE * (node.end_page - node.start_page + 1) else []
@@ -383,6 +392,26 @@ def _subtree(node: Node, heads: list[Heading], max_pages: int) -> list[Node]:
     for child in children:
         _prune(child, max_pages)
     return children
+
+
+def _lower_heads(layouts: list[PageLayout], faces: set[str], body: float) -> list[Heading]:
+    """Bold lines at body size in a heading face that open lower-case: whole lines, set apart from the text above,
+    outside the running heads' bands."""
+    out = []
+    for lay in layouts:
+        last = None
+        for ln in lay.lines:
+            gap = ln.y0 - last if last is not None else lay.height
+            last = ln.y1
+            text = " ".join(ln.text.split())
+            if not (text[:1].islower() and ln.bold and abs(ln.size - body) < 0.6 and _face(ln.font) in faces):
+                continue
+            if ln.y1 < lay.height * MARGIN or ln.y0 > lay.height * (1 - MARGIN) or gap < 0.6 * max(ln.y1 - ln.y0, 1.0):
+                continue
+            h = Heading(lay.number, text, round(ln.size, 1), True, ln.y0)
+            if _whole_line_head(h) and not text.endswith((".", ",", ";")):
+                out.append(h)
+    return out
 
 
 def _whole_line_head(h: Heading) -> bool:

@@ -38,12 +38,13 @@ def _section(path: Path, pages: int, heads: dict[int, tuple[str, str]], title_fo
 
 def test_body_size_heads_in_the_titles_face_split_a_long_leaf_before_page_groups(tmp_path: Path) -> None:
     heads = {4: ("Installing", "hebo"), 6: ("Note", "tibo"), 12: ("Configuring", "hebo"), 21: ("Running", "hebo"),
-             25: ("[Equation 1]", "tibo")}
+             25: ("[Equation 1]", "tibo"), 27: ("sas.plotting.utils module", "hebo")}
     with PdfSource(_section(tmp_path / "a.pdf", 30, heads)) as pdf:
         entries, info = split_long_leaves([Entry(1, "Reference", 2)], pdf, 10)
     # The bold labels in the body's own face (Times bold: a note's label, an equation's tag) are not heads.
+    # In the heads' face a head may open lower-case (an API reference's module), as no paragraph line may.
     assert entries == [Entry(1, "Reference", 2), Entry(2, "Installing", 4), Entry(2, "Configuring", 12),
-                       Entry(2, "Running", 21)]
+                       Entry(2, "Running", 21), Entry(2, "sas.plotting.utils module", 27)]
     assert info["by_headings"] == 1 and info["by_pages"] == 0
 
 
@@ -86,3 +87,18 @@ def test_a_leaf_of_small_print_does_not_make_the_prose_before_it_heads(tmp_path:
         entries, info = split_long_leaves([Entry(1, "A Theory", 1), Entry(1, "D Manuscript history", 61)], pdf, 10)
     assert [(e.level, e.title, e.page) for e in entries if not e.kind] == [
         (1, "A Theory", 1), (1, "D Manuscript history", 61), (2, "Bibliography", 65)]
+
+
+def test_a_long_documents_leaves_get_layouts_for_more_than_400_pages(tmp_path: Path) -> None:
+    # 700 pages: a 410-page reference (a head every 5 pages) is split by its heads, not into page groups.
+    doc = pymupdf.open()
+    for n in range(1, 701):
+        page = doc.new_page(width=612, height=792)
+        if n % 5 == 0 and n <= 410:
+            k = n // 5
+            page.insert_text((72, 100), f"{WORDS[k % 7]} {WORDS[k // 7 % 7]} {WORDS[k // 49]}", fontname="hebo", fontsize=14)
+        page.insert_text((72, 140), PROSE, fontname="tiro", fontsize=10)
+    doc.save(tmp_path / "long.pdf")
+    with PdfSource(tmp_path / "long.pdf") as pdf:
+        entries, info = split_long_leaves([Entry(1, "Reference", 1), Entry(1, "Appendix", 411)], pdf, 10)
+    assert info["by_headings"] == 1 and entries[1] == Entry(2, "Pears Apples Apples", 5)
