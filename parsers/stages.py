@@ -46,7 +46,9 @@ STAGES: dict[str, tuple[str, str]] = {
     # title joins when its lines have x-height boxes; a chapter number glued to its title ("11Index") is split off;
     # two-number folios ("APP-2-3") become page labels; a form filed as an exhibit is found from the exhibit index
     # structure 7 (17lh): TeX bold faces by name, definition-list terms, heads wrapped at commas, CWEB's named chunks
-    "structure": ("7", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+    # structure 8 (17mc): a long leaf's body-size heads in the heading face before page groups; no head larger only
+    # than a leaf's small print; chapters-only contents' sections; ragged contents; wrapped tails across weights
+    "structure": ("8", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
