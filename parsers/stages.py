@@ -48,6 +48,8 @@ STAGES: dict[str, tuple[str, str]] = {
     # structure 7 (17lh): TeX bold faces by name, definition-list terms, heads wrapped at commas, CWEB's named chunks
     # structure 8 (17mh): a contents page's rows are no heads in the fallback; a licence's numbered clauses after the
     # last numbered section are no chapters
+    # structure 8 (17mc): a long leaf's body-size heads in the heading face before page groups; no head larger only
+    # than a leaf's small print; chapters-only contents' sections; ragged contents; wrapped tails across weights
     "structure": ("8", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),

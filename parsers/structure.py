@@ -8,18 +8,21 @@ Long leaves are then split by the headings inside them, or by page groups.
 from __future__ import annotations
 
 import dataclasses
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from index_store.model import Node
 from parsers.bookmarks import read_bookmarks
 from parsers.exhibits import add_exhibits
-from parsers.headings import detect_headings, outline_headings
+from parsers.headings import MARGIN, Heading, body_size, detect_headings, outline_headings
 from parsers.filing_pdf import anchor_items
 from parsers.filings import complete_filing, is_filing, statement_title
 from parsers.index_groups import BOOK_INDEX, index_heading, letter_groups
 from parsers.inner_toc import add_inner_tocs
 from parsers.offsets import CHECKED, map_entries, title_key
+from parsers.layout import PageLayout
 from parsers.pdf import PdfSource
 from parsers.ranges import KIND_PAGE_GROUP, Entry, build_tree
 from parsers.toc import TocEntry, TocResult, find_toc, screen_page, spell_accents
@@ -45,6 +48,14 @@ MAX_LEAF_TOKENS = 20_000  # a leaf above this many (approximate) tokens is split
 # a unit the author chose; the corpus figures are in benchmarks/results/comment-figures.md.
 OUTLINE_SPLIT_FACTOR = 4
 AUTHOR_OUTLINES = ("bookmarks", "toc")
+BODY_SAMPLE_PAGES = 9  # pages read for the document's body size, spread evenly over it
+LARGER = 0.9  # points above the body size that make a line larger than the text (as headings.py counts them)
+MAX_LEAF_HEAD_WORDS = 12  # a longer line at body size is a sentence, not a head
+MIN_SPLIT_SHARE = 0.5  # of a leaf's pages that body-size heads must put in children under the limit
+# "Index, general", "Index, commands": an index named by what it lists after a comma (gri's), as alphabetical as any.
+_QUALIFIED_INDEX = re.compile(r"^\s*index,\s+[^\W\d_]+\s*$", re.I)
+_SUBSET_TAG = re.compile(r"^[A-Z]{6}\+")
+_SENTENCE = re.compile(r"[a-z]\. [A-Z]")
 
 
 @dataclass
@@ -283,13 +294,15 @@ def split_long_leaves(
     root = build_tree(entries, pdf.page_count, "")
     known = {title_key(e.title) for e in entries} - {""}
     info = {"max_leaf_pages": max_pages, "max_leaf_tokens": MAX_LEAF_TOKENS, "factor": factor, "by_headings": 0, "by_pages": 0}
-    budget = MAX_SPLIT_PAGES
+    # Layouts for at most MAX_SPLIT_PAGES pages, or 60 % of a longer document's (the headings fallback lays out all).
+    budget = max(MAX_SPLIT_PAGES, pdf.page_count * 3 // 5)
+    body: list[float] = []  # the document's body size, read once when a leaf is split by its headings
     for node in list(root.walk())[1:]:
         span = node.end_page - node.start_page + 1
         tokens = _tokens(pdf, node) if not node.nodes and span > 1 else 0
         if node.nodes or (span <= factor * max_pages and tokens <= factor * MAX_LEAF_TOKENS):
             continue
-        if BOOK_INDEX.match(title_key(node.title)):
+        if BOOK_INDEX.match(title_key(node.title)) or _QUALIFIED_INDEX.match(node.title):
             info["index_kept"] = info.get("index_kept", 0) + 1  # alphabetical entries: no section to split off
             continue
         # Dense pages (tables, small print) get smaller groups so a leaf stays near the token limit.
@@ -297,7 +310,9 @@ def split_long_leaves(
         children: list[Node] = []
         if by_headings and span <= budget:
             budget -= span
-            children = _heading_children(node, pdf, group, known)
+            if not body:
+                body.append(document_body(pdf))
+            children = _heading_children(node, pdf, group, known, body[0])
         if children:
             info["by_headings"] += 1
         else:
@@ -320,18 +335,56 @@ def _tokens(pdf: PdfSource, node: Node) -> int:
     return sum(len(pdf.text(p)) for p in range(node.start_page, node.end_page + 1)) // 4
 
 
-def _heading_children(node: Node, pdf: PdfSource, max_pages: int, known: set[str] = frozenset()) -> list[Node]:
+def document_body(pdf: PdfSource) -> float:
+    """The size the document's prose is set in, from BODY_SAMPLE_PAGES pages spread over it."""
+    n = pdf.page_count
+    pages = sorted({1 + (n - 1) * (k + 1) // (BODY_SAMPLE_PAGES + 1) for k in range(BODY_SAMPLE_PAGES)})
+    return body_size([pdf.layout(p) for p in pages])
+
+
+def _heading_children(node: Node, pdf: PdfSource, max_pages: int, known: set[str] = frozenset(),
+                      document: float = 0.0) -> list[Node]:
     """The headings inside ``node`` as a subtree, kept only as deep as needed to get leaves under ``max_pages``.
 
     Headings repeating a title already in the tree (the section's own title, a "(continued)" head, the
-    Part above it) are not sections of it.
+    Part above it) are not sections of it. Nor is a line that is larger only than the leaf's small print (a
+    bibliography and an index after a preface): a head set no larger than the ``document``'s prose is bold or
+    a numbered head in capitals.
     """
     layouts = [pdf.layout(p) for p in range(node.start_page, node.end_page + 1)]
-    heads = detect_headings(layouts, strong_only=True)
     own = title_key(node.title)
-    heads = [h for h in heads if not _repeats(title_key(h.title), own, known)]
-    if not heads:
-        return []
+    strong = [h for h in detect_headings(layouts, strong_only=True) if h.size >= document + LARGER or h.bold
+              or h.numbering is not None and _capitals(h.numbering.rest)]
+    heads = [h for h in strong if not _repeats(title_key(h.title), own, known)]
+    if heads:
+        return _subtree(node, heads, max_pages)
+    # No head set larger or numbered below the section's own: its lower heads may be bold at body size, whole lines
+    # set apart (Sphinx's and DocBook's fourth level and below), which page groups would cut across. They are set in
+    # the typeface of the larger heads (the section's own title), when that is not the body's (Sphinx's Helvetica
+    # over a Times body): bold words of the body's face (a note's label, "[Equation 1]", a reference entry's name)
+    # or of the code's (an option's values) are not heads. Kept only when they do split it: bold labels scattered
+    # through long pages (an API reference's "Return value") are not.
+    fonts = {(lay.number, ln.y0): ln.font for lay in layouts for ln in lay.lines}
+    body = Counter()  # the prose's face: code listings (fixed pitch) may outweigh it in a reference section
+    for lay in layouts:
+        for ln in lay.lines:
+            body[_face(ln.font)] += 0 if ln.mono else len(ln.text)
+    faces = {_face(fonts.get((h.page, h.y0), "")) for h in strong} - {"", *(f for f, _ in body.most_common(1))}
+    heads = [h for h in detect_headings(layouts) if _whole_line_head(h) and _face(fonts.get((h.page, h.y0), "")) in faces
+             and not _repeats(title_key(h.title), own, known)]
+    if faces:
+        # In that face a head may open lower-case (an API reference's "sas.qtgui.Plotting module"), which a line of
+        # the body's face never may (it continues a paragraph).
+        taken = {(h.page, h.y0) for h in heads}
+        heads += [h for h in _lower_heads(layouts, faces, body_size(layouts)) if (h.page, h.y0) not in taken
+                  and not _repeats(title_key(h.title), own, known)]
+        heads.sort(key=lambda h: (h.page, h.y0))
+    children = _subtree(node, heads, max_pages) if heads else []
+    short = sum(c.end_page - c.start_page + 1 for c in children if c.end_page - c.start_page < max_pages)
+    return children if short >= MIN_SPLIT_SHARE * (node.end_page - node.start_page + 1) else []
+
+
+def _subtree(node: Node, heads: list[Heading], max_pages: int) -> list[Node]:
     top = min(h.level for h in heads)
     children = _nest([(h.level - top + 1, h.title, h.page) for h in heads])
     holder = Node(node_id="", title="", level=0, start_page=node.start_page, end_page=node.end_page, nodes=children)
@@ -339,6 +392,42 @@ def _heading_children(node: Node, pdf: PdfSource, max_pages: int, known: set[str
     for child in children:
         _prune(child, max_pages)
     return children
+
+
+def _lower_heads(layouts: list[PageLayout], faces: set[str], body: float) -> list[Heading]:
+    """Bold lines at body size in a heading face that open lower-case: whole lines, set apart from the text above,
+    outside the running heads' bands."""
+    out = []
+    for lay in layouts:
+        last = None
+        for ln in lay.lines:
+            gap = ln.y0 - last if last is not None else lay.height
+            last = ln.y1
+            text = " ".join(ln.text.split())
+            if not (text[:1].islower() and ln.bold and abs(ln.size - body) < 0.6 and _face(ln.font) in faces):
+                continue
+            if ln.y1 < lay.height * MARGIN or ln.y0 > lay.height * (1 - MARGIN) or gap < 0.6 * max(ln.y1 - ln.y0, 1.0):
+                continue
+            h = Heading(lay.number, text, round(ln.size, 1), True, ln.y0)
+            if _whole_line_head(h) and not text.endswith((".", ",", ";")):
+                out.append(h)
+    return out
+
+
+def _whole_line_head(h: Heading) -> bool:
+    """A head on a line of its own that reads as a title: not a run-in label, a code chunk or a sentence."""
+    return not (h.run_in or h.lead_in or h.chunk) and len(h.title.split()) <= MAX_LEAF_HEAD_WORDS and not (
+        _SENTENCE.search(h.title) or h.title.endswith(":"))
+
+
+def _capitals(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and all(c.isupper() for c in letters)
+
+
+def _face(font: str) -> str:
+    """A font's typeface without its subset tag, weight or design size: "ABCDEF+TeXGyreHeros-Bold" -> "texgyreheros"."""
+    return re.split(r"[-,]", _SUBSET_TAG.sub("", font))[0].rstrip("0123456789").lower()
 
 
 def _repeats(key: str, own: str, known: set[str]) -> bool:

@@ -80,7 +80,10 @@ def parse_toc_line(text: str) -> TocLine | None:
             # Two or more dots right before the number are a (short) leader: ". . 201" after a long title.
             leader = dotted is not None or bool(_LEADER_ANY.search(t[: m.start("page")] + " "))
             title = head
-    title = _PAGE_SUFFIX.sub("", _LEADER_RE.sub("", title)).strip(" .\u00b7\u2024\u2026_\t")
+    title = _LEADER_RE.sub("", title)
+    if not leader:  # leaders after it make "Page" the title's last word ("2.5 The Zsh Web Page . . . 2")
+        title = _PAGE_SUFFIX.sub("", title)
+    title = title.strip(" .\u00b7\u2024\u2026_\t")
     if not re.search(r"[^\W\d_]", title):
         return None
     return TocLine(title, page, leader)
@@ -314,6 +317,7 @@ class _Raw:
     line: Line
     parsed: TocLine
     page: int
+    shared: bool = False  # one of several entries run into one line: the line's link is not its own
 
 
 def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first: bool = False,
@@ -351,7 +355,9 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
             continue
         body.extend(_split_columns(ln))
     parsed_all = [parse_toc_line(ln.text) for ln in body]
-    edges = _edges([ln.x1 for ln, p in zip(body, parsed_all) if p is not None and p.page is not None])
+    numbered = [(ln, p) for ln, p in zip(body, parsed_all) if p is not None and p.page is not None]
+    edges = _edges([ln.x1 for ln, _ in numbered])
+    ragged = _ragged(numbered, edges)
     out: list[_Raw] = []
     pending: Line | None = None
 
@@ -364,7 +370,7 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
             flush()
             pending = None
             continue
-        if parsed.page is not None and not parsed.leader and not _aligned(ln.x1, edges):
+        if parsed.page is not None and not parsed.leader and not ragged and not _aligned(ln.x1, edges):
             parsed = _untitled(ln.text)  # a number that is not in the page-number column
         if parsed.page is None:
             if pending is not None and _continues(pending, ln) and _joinable(pending, ln):
@@ -397,10 +403,13 @@ def _untitled(text: str) -> TocLine:
 
 
 def _joinable(prev: Line, nxt: Line) -> bool:
-    """A wrapped title continues in the same weight, without a numbering of its own."""
-    if parse_numbering(nxt.text) is not None or prev.bold != nxt.bold:
+    """A wrapped title continues in the same weight, without a numbering of its own; or in another weight where
+    the words say so: it opens a parenthesis no title opens with, or closes one the first line left open (a
+    contents whose first lines are set in a demibold face its wrapped tails are not: "... mod n" over
+    "(word-size n)")."""
+    if parse_numbering(nxt.text) is not None or prev.text.rstrip().endswith((":", ".")):
         return False
-    return not prev.text.rstrip().endswith((":", "."))
+    return prev.bold == nxt.bold or nxt.text.lstrip().startswith("(") or prev.text.count("(") > prev.text.count(")")
 
 
 def _looks_like_running(line: Line, page: PageLayout) -> bool:
@@ -431,6 +440,24 @@ def _edges(x1s: list[float]) -> list[float]:
     return edges or [xs.most_common(1)[0][0] * 3.0]
 
 
+def _ragged(numbered: list[tuple[Line, TocLine]], edges: list[float]) -> bool:
+    """A contents set ragged right, each page number a space after its title (no leaders, no number column): six or
+    more lines end in a number, most of them off any shared right edge, and the numbers run forward."""
+    if len(numbered) < MIN_RAGGED or any(p.leader for _, p in numbered):
+        return False
+    if sum(_aligned(ln.x1, edges) for ln, _ in numbered) >= 0.5 * len(numbered):
+        return False
+    values = [p.page.value for _, p in numbered if p.page is not None and p.page.kind == "arabic"]
+    back = sum(b < a for a, b in zip(values, values[1:]))
+    return len(values) >= MIN_RAGGED and back <= MAX_RAGGED_BACK * (len(values) - 1)
+
+
+MIN_RAGGED = 6
+# A page number, then a bullet and the next run-in title: "Proteins 5 • Nucleic Acids 7".
+_RUN_IN_ROW = re.compile(r"\d\s+[\u2022\u00b7\u25aa]\s+\S")
+MAX_RAGGED_BACK = 0.1  # share of steps where a ragged contents' page numbers may go back
+
+
 def _aligned(x1: float, edges: list[float]) -> bool:
     # 8 points: a bold chapter line's number ends a few points short of the dotted lines' (LaTeX's \bfseries
     # entries); a wrapped title ends at the title margin, two or more digit widths before the number column.
@@ -442,19 +469,44 @@ def credible_entries(raws: list[_Raw]) -> list[_Raw]:
     if not raws:
         return []
     edges = _edges([r.line.x1 for r in raws if r.parsed.page is not None])
+    ragged = _ragged([(r.line, r.parsed) for r in raws if r.parsed.page is not None], edges)
     paged_x0 = {r.line.x0 for r in raws if r.parsed.page is not None}
     body = body_after_listing(raws)
     keep: list[_Raw] = []
+    run_in: list[_Raw] = []
     for r in raws:
         p = r.parsed
+        if _RUN_IN_ROW.search(p.title) or run_in and _continues(run_in[-1].line, r.line) and parse_numbering(p.title) is None:
+            run_in.append(r)  # a paragraph of run-in subsections, with the lines it wraps onto
+            continue
+        keep.extend(_run_in_entries(run_in))
+        run_in = []
         if p.page is not None:
-            if p.leader or _aligned(r.line.x1, edges):
+            if p.leader or ragged or _aligned(r.line.x1, edges):
                 keep.append(r)
         elif id(r) in body:
             continue  # the body's first heading under the listing, not an entry without a page number
         elif parse_numbering(p.title) is not None or (r.line.bold and any(abs(r.line.x0 - x) <= 3 for x in paged_x0)):
             keep.append(r)  # "Part II", or a bold heading in the entries' column, placed later from the body
+    keep.extend(_run_in_entries(run_in))
     return keep
+
+
+def _run_in_entries(rows: list[_Raw]) -> list[_Raw]:
+    """The subsections a contents runs into one paragraph under their section ("Proteins 5 • Nucleic Acids 7 •
+    Saccharides 9", wrapped over lines as prose is), one entry each, in the paragraph's indent."""
+    if not rows:
+        return []
+    text = ""
+    for r in rows:
+        text = f"{text} {r.line.text.strip()}"
+    text = re.sub(r"(?<=[^\W\d_])- (?=[^\W\d_])", "-", text)  # "The cross-" over "linkers 29": one word
+    out = []
+    for piece in re.split(r"\s[\u2022\u00b7\u25aa]\s", text):
+        parsed = parse_toc_line(piece)
+        if parsed is not None and parsed.page is not None:
+            out.append(_Raw(replace(rows[0].line, text=piece), parsed, rows[0].page, shared=True))
+    return out
 
 
 def body_after_listing(raws: list[_Raw]) -> set[int]:
@@ -649,7 +701,7 @@ def to_entry(r: _Raw, layouts: list[PageLayout]) -> TocEntry:
     title = r.parsed.title
     link = None
     for lay in layouts:
-        if lay.number == r.page:
+        if lay.number == r.page and not r.shared:
             mid = (r.line.y0 + r.line.y1) / 2
             for y0, y1, target in lay.page_links():
                 if y0 - 1 <= mid <= y1 + 1:

@@ -18,6 +18,7 @@ from parsers.toc import TocEntry, spell_accents
 
 MIN_CHAPTERS = 3
 MAX_TITLE_WORDS = 12
+MAX_RUN_IN_WORDS = 3  # a title ending in a full stop ("Definitions.") is short; a longer one is a sentence
 _NUMBERED = re.compile(r"^(?P<num>\d{1,3}(?:\.\d{1,3}){1,2})\.?(?:\s+(?P<title>\S.*))?$")
 
 
@@ -47,17 +48,24 @@ def body_sections(entries: Sequence[TocEntry], text: Callable[[int], str], page_
             out.append([])
             continue
         end = next((x.physical for x in entries[i + 1:] if x.physical and x.physical >= e.physical), page_count)
-        out.append(_sections(number, e.level, e.physical, end or page_count, text))
+        end = end or page_count
+        # The chapter's printed folios: a line ending in one of them is a row of its own listing ("3.1 Realm name 45");
+        # a title ending in another number is a title ("4.14 New in Version 4.0 beta 1").
+        folios = None
+        if e.page is not None and e.page.kind == "arabic":
+            folios = range(e.page.value, e.page.value + end - e.physical + 1)
+        out.append(_sections(number, e.level, e.physical, end, text, folios))
     return out
 
 
-def _sections(number: int, level: int, start: int, end: int, text: Callable[[int], str]) -> list[Entry]:
+def _sections(number: int, level: int, start: int, end: int, text: Callable[[int], str],
+              folios: range | None = None) -> list[Entry]:
     found: list[Entry] = []
     last: list[int] = [0, 0]  # the last section number accepted at depth 2 and depth 3
     for page in range(start, end + 1):
         lines = [" ".join(ln.split()) for ln in text(page).splitlines() if ln.strip()]
         for j, ln in enumerate(lines):
-            head = _head(ln, lines[j + 1] if j + 1 < len(lines) else "", number)
+            head = _head(ln, lines[j + 1] if j + 1 < len(lines) else "", number, folios)
             if head is None:
                 continue
             parts, title = head
@@ -76,8 +84,9 @@ def _sections(number: int, level: int, start: int, end: int, text: Callable[[int
     return found
 
 
-def _head(line: str, below: str, number: int) -> tuple[tuple[int, ...], str] | None:
-    """(section numbers, title) when ``line`` heads a section of chapter ``number``."""
+def _head(line: str, below: str, number: int, folios: range | None = None) -> tuple[tuple[int, ...], str] | None:
+    """(section numbers, title) when ``line`` heads a section of chapter ``number``; ``folios``, when known, the
+    printed page numbers of the chapter."""
     m = _NUMBERED.match(line)
     if m is None:
         return None
@@ -88,8 +97,13 @@ def _head(line: str, below: str, number: int) -> tuple[tuple[int, ...], str] | N
     words = title.split()
     if not re.search(r"[^\W\d_]{2}", title) or len(words) > MAX_TITLE_WORDS or title.endswith((",", ";")):
         return None
-    if words[-1].isdigit() or _NUMBERED.match(title):  # "3.1 Realm name 45": a listing line
+    if m.group("title") is None and title.endswith(".") and len(words) > MAX_RUN_IN_WORDS:
+        return None  # a number alone in a table's cell, then the sentence under the table: no title
+    if words[-1].isdigit() and (folios is None or int(words[-1]) in folios):  # "3.1 Realm name 45": a listing line
         return None
+    numbered = _NUMBERED.match(title)
+    if numbered is not None and (m.group("title") is None or numbered.group("num").split(".")[0] == str(number)):
+        return None  # the next row of a listing ("3.1" over "3.2 ..."); "6.2 5.0.0 / 5.0.1 - All systems" is a title
     return parts, title
 
 
