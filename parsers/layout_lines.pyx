@@ -15,7 +15,7 @@ from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libc.math cimport isnan
 from libc.stdlib cimport free, malloc, qsort
 
-from functools import partial
+cimport cython
 
 from parsers.layout import Line, Word
 
@@ -148,7 +148,8 @@ cdef inline double _coord(tuple frag, Py_ssize_t i):
 
 
 cdef bint _plain(list raw):
-    """Every fragment a tuple of 8 or more items: four floats that are not NaN, then a str."""
+    """Every fragment a tuple of 8 or more items: four floats that are not NaN, a str, then only str, float, int
+    (bool) or None (so a fragment can never lead back to a line: ``_WordsOf`` relies on it)."""
     cdef object frag, v
     cdef Py_ssize_t i
     for frag in raw:
@@ -160,7 +161,24 @@ cdef bint _plain(list raw):
                 return False
         if type(<object>PyTuple_GET_ITEM(frag, 4)) is not str:
             return False
+        for i in range(5, PyTuple_GET_SIZE(frag)):
+            v = <object>PyTuple_GET_ITEM(frag, i)
+            if not (v is None or type(v) is bool or type(v) is float or type(v) is str or type(v) is int):
+                return False
     return True
+
+
+@cython.no_gc
+@cython.final
+cdef class _WordsOf:
+    """A visual line's word boxes, built when first read (``Line.words_from``). It holds only the line's fragments,
+    a tuple of tuples of str, float, bool and None, so it can never be part of a reference cycle and the cycle
+    collector need not track it: what ``partial(_fragment_words, group)`` costs the Python path, one more object
+    for every collection to walk for as long as the page's lines live, this one does not."""
+    cdef tuple group
+
+    def __call__(self):
+        return fragment_words(self.group)
 
 
 def merge_visual_lines(object raw):
@@ -209,6 +227,7 @@ def merge_visual_lines(object raw):
     cdef double gap, max_gap
     cdef str text
     cdef list texts
+    cdef _WordsOf build
     for group in groups:
         m = len(group)
         if m == 1:
@@ -254,12 +273,14 @@ def merge_visual_lines(object raw):
             x1, y1o = (<tuple>group[ix1])[2], (<tuple>group[iy1])[3]
         line = Line(text=text, x0=x0, y0=y0o, x1=x1, y1=y1o, size=main[5], bold=main[6], font=main[7],
                     max_gap=max_gap, mono=bool(main[8]) if len(main) > 8 else False)
-        line.words_from(partial(fragment_words, group))
+        build = _WordsOf.__new__(_WordsOf)
+        build.group = tuple(group)
+        line.words_from(build)
         lines.append(line)
     return lines
 
 
-def fragment_words(list group):
+def fragment_words(tuple group):
     """``parsers.pdf._fragment_words`` of a group ``merge_visual_lines`` made (float boxes, str texts)."""
     cdef list words = []
     cdef tuple frag
