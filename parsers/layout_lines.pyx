@@ -13,11 +13,35 @@ from cpython.float cimport PyFloat_AS_DOUBLE
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libc.math cimport isnan
+from cpython.object cimport PyObject_GenericSetAttr
 from libc.stdlib cimport free, malloc, qsort
+
+import dataclasses
 
 cimport cython
 
 from parsers.layout import Line, Word
+
+# A Word is made as its dataclass __init__ makes it (object.__setattr__ of each field in order: the same instance,
+# sharing its class's attribute keys), without the Python frame and the seven calls: contents pages build tens of
+# thousands. Only while Word is still the frozen six-field dataclass with nothing run after __init__.
+cdef bint _WORD_AS_INIT = (
+    tuple(f.name for f in dataclasses.fields(Word)) == ("text", "x0", "y0", "x1", "y1", "bold")
+    and Word.__dataclass_params__.frozen and Word.__dataclass_params__.init and not hasattr(Word, "__post_init__")
+    and Word.__new__ is object.__new__)
+
+
+cdef inline object _word(object text, object x0, object y0, object x1, object y1, object bold):
+    if not _WORD_AS_INIT:
+        return Word(text, x0, y0, x1, y1, bold)
+    w = object.__new__(Word)
+    PyObject_GenericSetAttr(w, "text", text)
+    PyObject_GenericSetAttr(w, "x0", x0)
+    PyObject_GenericSetAttr(w, "y0", y0)
+    PyObject_GenericSetAttr(w, "x1", x1)
+    PyObject_GenericSetAttr(w, "y1", y1)
+    PyObject_GenericSetAttr(w, "bold", bold)
+    return w
 
 
 cdef inline bint _space(Py_UCS4 c):
@@ -304,6 +328,6 @@ def fragment_words(tuple group):
         for part in parts:
             wx0 = x0 + width * <double>pos / <double>total
             pos += len(part)
-            words.append(Word(part, wx0, y0, x0 + width * <double>pos / <double>total, y1, weight))
+            words.append(_word(part, wx0, y0, x0 + width * <double>pos / <double>total, y1, weight))
             pos += 1
     return words

@@ -160,3 +160,15 @@ def test_compiled_lines_leave_the_cycle_collector_one_object_per_line(busy: Path
         added[compiled] = (len(gc.get_objects()) - before) / len(lines)
         assert len(lines) > 20 and lines[3].words  # the words are still built when read
     assert added[True] <= 1.0 < added[False]
+
+
+def test_compiled_word_boxes_are_the_words_the_dataclass_makes() -> None:
+    from parsers import layout_lines
+    from parsers.layout import Word
+
+    frags = ((72.0, 100.0, 172.0, 110.0, "ab  cde\tf", 10.0, True, "F", False),
+             (180.0, 100.5, 200.0, 110.5, "g", 10.0, False, "F", False), (200.0, 100.0, 210.0, 110.0, " ", 9.0, None, "F", False))
+    got, want = layout_lines.fragment_words(frags), pdfmod._fragment_words(list(frags))
+    assert repr(got) == repr(want) and [hash(w) for w in got] == [hash(w) for w in want]
+    assert [list(vars(w).items()) for w in got] == [list(vars(w).items()) for w in want]
+    assert [w.text for w in got] == ["ab", "cde", "f", "g"] and got[0] == Word("ab", 72.0, 100.0, 97.0, 110.0, True)
