@@ -6,7 +6,6 @@ the pages a structure method asks for, since they cost several times more.
 
 from __future__ import annotations
 
-import functools
 import gc
 import os
 import re
@@ -313,21 +312,6 @@ def _visual_lines(raw: list[tuple], compiled: bool = True) -> list[Line]:
     """``merge_visual_lines``, compiled when built and ``raw`` is plain (float boxes, str texts): the same lines."""
     lines = _compiled_lines.merge_visual_lines(raw) if compiled and _compiled_lines is not None else None
     return merge_visual_lines(raw) if lines is None else lines
-
-
-def cycle_collection_paused(fn: Callable) -> Callable:
-    """``fn`` run with Python's cycle collector paused (``_no_cycle_collection``), for a step that lays out a
-    document's pages and reads them: every page's lines stay alive in the ``PdfSource`` (tens of thousands of
-    objects), so each collection finds them alive, and the full ones, set off every time they grow by a quarter,
-    walk all of them again (a fifth of the headings fallback on long manuals; benchmarks/results/structure-speed.md,
-    session 17ms). Reference counting still frees whatever the step drops."""
-
-    @functools.wraps(fn)
-    def paused(*args: object, **kwargs: object) -> object:
-        with _no_cycle_collection():
-            return fn(*args, **kwargs)
-
-    return paused
 
 
 _TEXT = itemgetter("text")

@@ -20,7 +20,7 @@ from parsers.filings import complete_filing, is_filing, statement_title
 from parsers.index_groups import BOOK_INDEX, index_heading, letter_groups
 from parsers.inner_toc import add_inner_tocs
 from parsers.offsets import CHECKED, map_entries, title_key
-from parsers.pdf import PdfSource, cycle_collection_paused
+from parsers.pdf import PdfSource
 from parsers.ranges import KIND_PAGE_GROUP, Entry, build_tree
 from parsers.toc import TocEntry, TocResult, find_toc, screen_page, spell_accents
 from parsers.toc_bullets import find_bullet_toc
@@ -55,7 +55,6 @@ class StructureResult:
     decisions: dict[str, Any] = field(default_factory=dict)
 
 
-@cycle_collection_paused
 def recover_structure(
     pdf: PdfSource, llm_hook: LlmStructureHook | None = None, max_leaf_pages: int = 10,
     outline_split_factor: int = OUTLINE_SPLIT_FACTOR,
