@@ -26,7 +26,8 @@ system:
 	fi
 	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "pagetree needs Python >= 3.11 (set PY=python3.11)")'
 
-$(BIN)/.installed: pyproject.toml
+# Rebuilt when the build changes too (setup.py, the compiled .pyx modules), not only the dependencies.
+$(BIN)/.installed: pyproject.toml setup.py $(wildcard parsers/*.pyx)
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q -U pip
 	$(BIN)/pip install -q -e ".[test,serve,dask]"

@@ -56,7 +56,9 @@ def _breakdown(path: str) -> dict:
     page's text (``PdfSource.text``, before the structure step), the structure step split into laying out pages
     (``PdfSource.layout``, timed by a subclass) and the rest (the rules); then, replayed on the pages laid out with
     fresh TextPages, the layout's own parts: PyMuPDF's "dict" conversion (``TextPage.extractDICT``), freeing it,
-    our fragments (``_fragments``) and visual lines (``merge_visual_lines``). Min of two floors and two replays."""
+    our fragments (``_fragments``) and visual lines (``merge_visual_lines``), compiled when built
+    (``pdf.lines_in_use``). ``gc``: the cycle collections run during the structure step. Min of two floors and two
+    replays."""
     sys.path.insert(0, str(ROOT))
     import gc
 
@@ -85,15 +87,27 @@ def _breakdown(path: str) -> dict:
                 page.get_text()
         return clock() - c
 
+    collecting = {"gc": 0.0, "start": 0.0}
+
+    def timed_collection(phase: str, _info: dict) -> None:
+        if phase == "start":
+            collecting["start"] = time.perf_counter()
+        else:
+            collecting["gc"] += time.perf_counter() - collecting["start"]
+
     out = {"floor": min(floor(), floor())}
     with Timed(path) as pdf:
         c = clock()
         for n in range(1, pdf.page_count + 1):
             pdf.text(n)
         out["text"] = clock() - c
+        gc.callbacks.append(timed_collection)
         c = clock()
         result = recover_structure(pdf, llm_hook=lambda _pdf: ([], {"reason": "no model"}), max_leaf_pages=10)
         out["structure"] = clock() - c
+        gc.callbacks.remove(timed_collection)
+        out["lines_in_use"] = pdfmod.lines_in_use()
+        out["gc"] = collecting["gc"]  # wall time of the cycle collections run during the structure step
         out["pages"], out["source"] = pdf.page_count, result.source
     pages = sorted(set(laid))
     out["laid_out"], out["layout"], out["rules"] = len(pages), spent["layout"], out["structure"] - spent["layout"]
@@ -110,13 +124,13 @@ def _breakdown(path: str) -> dict:
                 b = clock()
                 data = tp.extractDICT()
                 c = clock()
-                raw = pdfmod._fragments(data)
+                raw = pdfmod._page_fragments(data)  # what extract_layout runs: compiled when built
                 d = clock()
                 spans += sum(len(line["spans"]) for block in data["blocks"] for line in block.get("lines", ()))
                 e = clock()
                 del data
                 f = clock()
-                pdfmod.merge_visual_lines(raw)
+                pdfmod._visual_lines(raw)
                 g = clock()
                 for k, v in zip(parts, (b - a, c - b, f - e, d - c, g - f)):
                     t[k] += v
@@ -162,7 +176,7 @@ def _breakdown_table(args: argparse.Namespace) -> int:
     load = [os.getloadavg()]
     groups = _extra_groups()
     rows = []
-    cols = ("text", "structure", "layout", "textpage", "dict", "free", "fragments", "lines", "rules")
+    cols = ("text", "structure", "layout", "textpage", "dict", "free", "fragments", "lines", "rules", "gc")
     head = ("| document | set | method | pages (laid out) | spans | floor CPU s | "
             + " | ".join(f"{c} x floor" for c in cols) + " |")
     print(head, flush=True)

@@ -22,6 +22,11 @@ from parsers.classify import HUGE_TEXT_CHARS
 from parsers.errors import DocumentError
 from parsers.layout import Line, PageLayout, Word
 
+try:  # the visual lines compiled (parsers/layout_lines.pyx, built by setup.py when a C compiler is there)
+    from parsers import layout_lines as _compiled_lines
+except ImportError:  # not built: the Python functions below give the same lines
+    _compiled_lines = None
+
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
 
@@ -264,9 +269,9 @@ def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None, 
         except Exception as exc:
             return PageLayout(number=number, width=rect.width, height=rect.height, label=label,
                               error=f"text layer unreadable: {exc}")
-        raw = _fragments(data)
+        raw = _page_fragments(data)
         del data  # freed here, by its reference count
-        lines = merge_visual_lines(raw)
+        lines = _visual_lines(raw)
     text = "\n".join(line.text for line in lines)
     return PageLayout(number=number, width=rect.width, height=rect.height, label=label, lines=lines, text=text, links=page_links(page) if links else [])
 
@@ -289,6 +294,24 @@ def _no_cycle_collection():
     finally:
         if was_enabled:
             gc.enable()
+
+
+def lines_in_use() -> str:
+    """Which code builds a page's visual lines here: for tests, benchmarks and bug reports."""
+    return "compiled" if _compiled_lines is not None else "python"
+
+
+def _page_fragments(data: dict, compiled: bool = True) -> list[tuple]:
+    """``_fragments``, compiled when built (the same tuples)."""
+    if compiled and _compiled_lines is not None:
+        return _compiled_lines.fragments(data, _BOLD_FONT.search, pymupdf.TEXT_FONT_MONOSPACED)
+    return _fragments(data)
+
+
+def _visual_lines(raw: list[tuple], compiled: bool = True) -> list[Line]:
+    """``merge_visual_lines``, compiled when built and ``raw`` is plain (float boxes, str texts): the same lines."""
+    lines = _compiled_lines.merge_visual_lines(raw) if compiled and _compiled_lines is not None else None
+    return merge_visual_lines(raw) if lines is None else lines
 
 
 _TEXT = itemgetter("text")
