@@ -55,6 +55,11 @@ class TocLine:
 _GLUED_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+)(?=[^\W\d_]|[\\@#<\[{])")
 
 
+# A release's section is often titled by its version and date alone ("2.7 (2022-12-03)"): a title without letters
+# that is still no table row.
+_DATED = re.compile(r"(?:\d{1,3}(?:\.\d{1,3})*\.?\s+)?[(\[]?(?:19|20)\d\d-[01]\d-[0-3]\d[)\]]?")
+
+
 # Pure and asked of the same lines again (a contents page is read when it is found and again with the listing's
 # running heads known): its answers are frozen values, so one per text serves every caller.
 @lru_cache(maxsize=8192)
@@ -84,7 +89,7 @@ def parse_toc_line(text: str) -> TocLine | None:
     if not leader:  # leaders after it make "Page" the title's last word ("2.5 The Zsh Web Page . . . 2")
         title = _PAGE_SUFFIX.sub("", title)
     title = title.strip(" .\u00b7\u2024\u2026_\t")
-    if not re.search(r"[^\W\d_]", title):
+    if not re.search(r"[^\W\d_]", title) and not _DATED.fullmatch(title):
         return None
     return TocLine(title, page, leader)
 
