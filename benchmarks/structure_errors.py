@@ -377,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variants", default="B2,NT", help="development manuals' variants ('' for none)")
     ap.add_argument("--extra", default=str(ROOT / "benchmarks" / ".work" / "corpus_extra"))
     ap.add_argument("--extra-variants", default="B2")
-    ap.add_argument("--extra-groups", default="extra,heldout,heldout2,heldout3,heldout4,heldout5,heldout6",
+    ap.add_argument("--extra-groups", default="extra,heldout,heldout2,heldout3,heldout4,heldout5,heldout6,heldout8",
                     help=f"groups of corpus_extra.tsv; {', '.join(NEVER_TUNED)} only with --aggregate-only")
     ap.add_argument("--docs", default="", help="comma list of doc ids to restrict to")
     ap.add_argument("--aggregate-only", action="store_true", help="print and write per-set and per-kind tables only")
