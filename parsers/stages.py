@@ -51,6 +51,7 @@ STAGES: dict[str, tuple[str, str]] = {
     # structure 8 (17mc): a long leaf's body-size heads in the heading face before page groups; no head larger only
     # than a leaf's small print; chapters-only contents' sections; ragged contents; wrapped tails across weights
     # structure 8 (lead): a contents title of a version and a date alone ("2.7 (2022-12-03)") is an entry
+    # structure 8 (lead): Portuguese "Sumário" heads a contents page
     "structure": ("8", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),

@@ -23,7 +23,7 @@ from parsers.numbering import Numbering, PageNumber, parse_numbering, parse_page
 _HEADING_RE = re.compile(
     r"^\s*(?:table\s+of\s+contents?|contents|index\s+of\s+sections|short\s+contents|brief\s+contents|"
     r"inhaltsverzeichnis|inhalt|table\s+des\s+mati[eè]res|sommaire|[íi]ndice(?:\s+general)?|contenido|"
-    r"indice|sumario|sommario|inhoud|inhoudsopgave|spis\s+tre[sś]ci|содержание|оглавление|目次|目录)\s*:?\s*$",
+    r"indice|sum[aá]rio|sommario|inhoud|inhoudsopgave|spis\s+tre[sś]ci|содержание|оглавление|目次|目录)\s*:?\s*$",
     re.I,
 )
 # Lists that look like a TOC but are not one.

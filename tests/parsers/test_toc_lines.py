@@ -63,7 +63,8 @@ def test_numeric_rows_are_not_entries(line: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["Contents", "TABLE OF CONTENTS", "Table of Content", "Inhaltsverzeichnis",
-                                  "Table des matières", "Índice", "Index of Sections", "Short Contents"])
+                                  "Table des matières", "Índice", "Index of Sections", "Short Contents",
+                                  "Sumário", "Sumario"])
 def test_contents_headings(text: str) -> None:
     assert is_heading(text)
 
