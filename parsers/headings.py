@@ -35,6 +35,8 @@ _BULLET = re.compile(r"^[\u2022\u2023\u25aa\u25cf\u25e6\u2043\u2219\u00b7*\u2013
 # "Note 7. Income taxes" / "NOTE 7 — INCOME TAXES": the notes to financial statements are numbered sections.
 _NOTE = re.compile(r"^note\s+\d{1,3}[A-Za-z]?\b\s*[.:\u2013\u2014-]?\s*\S", re.I)
 MARGIN = 0.075  # share of page height treated as header/footer band
+MAX_HEAD_WORDS = 12  # a longer line is a sentence, not a head
+SENTENCE = re.compile(r"[a-z]\. [A-Z]")  # a sentence ending inside the line (or two columns merged into one)
 
 
 @dataclass
@@ -132,7 +134,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     numbered = parse_numbering(text) or (_NOTE.match(text) and "note")
     if numbered is not None and numbered != "note" and numbered.rest[:1] in ("&", ";", ",", "+", "=", "/"):
         return False  # a list of section numbers ("6.5 & 6.6"), not a section
-    if strong_only and (len(text.split()) > 12 or re.search(r"[a-z]\. [A-Z]", text)):
+    if strong_only and (len(text.split()) > MAX_HEAD_WORDS or SENTENCE.search(text)):
         return False  # a sentence, or two columns merged into one line
     if not bigger:
         if strong_only and numbered is None:
@@ -152,7 +154,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     first = text.lstrip("\"'\u201c(\u2018[")[:1]
     if first.islower() and not (bigger and _NAME_LINE.match(text) and gap_above >= ln.y1 - ln.y0):
         return False  # a paragraph continuing from the line above; a manual page's "alimask - calculate ..." stays
-    if len(text.split()) > 12 and numbered is None:
+    if len(text.split()) > MAX_HEAD_WORDS and numbered is None:
         return False
     return True
 

@@ -16,7 +16,7 @@ from typing import Any, Callable
 from index_store.model import Node
 from parsers.bookmarks import read_bookmarks
 from parsers.exhibits import add_exhibits
-from parsers.headings import MARGIN, Heading, body_size, detect_headings, outline_headings
+from parsers.headings import MARGIN, MAX_HEAD_WORDS, SENTENCE, Heading, body_size, detect_headings, outline_headings
 from parsers.filing_pdf import anchor_items
 from parsers.filings import complete_filing, is_filing, statement_title
 from parsers.index_groups import BOOK_INDEX, index_heading, letter_groups
@@ -50,12 +50,10 @@ OUTLINE_SPLIT_FACTOR = 4
 AUTHOR_OUTLINES = ("bookmarks", "toc")
 BODY_SAMPLE_PAGES = 9  # pages read for the document's body size, spread evenly over it
 LARGER = 0.9  # points above the body size that make a line larger than the text (as headings.py counts them)
-MAX_LEAF_HEAD_WORDS = 12  # a longer line at body size is a sentence, not a head
 MIN_SPLIT_SHARE = 0.5  # of a leaf's pages that body-size heads must put in children under the limit
 # "Index, general", "Index, commands": an index named by what it lists after a comma (gri's), as alphabetical as any.
 _QUALIFIED_INDEX = re.compile(r"^\s*index,\s+[^\W\d_]+\s*$", re.I)
 _SUBSET_TAG = re.compile(r"^[A-Z]{6}\+")
-_SENTENCE = re.compile(r"[a-z]\. [A-Z]")
 
 
 @dataclass
@@ -416,8 +414,8 @@ def _lower_heads(layouts: list[PageLayout], faces: set[str], body: float) -> lis
 
 def _whole_line_head(h: Heading) -> bool:
     """A head on a line of its own that reads as a title: not a run-in label, a code chunk or a sentence."""
-    return not (h.run_in or h.lead_in or h.chunk) and len(h.title.split()) <= MAX_LEAF_HEAD_WORDS and not (
-        _SENTENCE.search(h.title) or h.title.endswith(":"))
+    return not (h.run_in or h.lead_in or h.chunk) and len(h.title.split()) <= MAX_HEAD_WORDS and not (
+        SENTENCE.search(h.title) or h.title.endswith(":"))
 
 
 def _capitals(text: str) -> bool:
