@@ -22,6 +22,10 @@ cimport cython
 
 from parsers.layout import Line, Word
 
+
+cdef extern from "Python.h":
+    void PyObject_GC_UnTrack(void* op)
+
 # A Word is made as its dataclass __init__ makes it (object.__setattr__ of each field in order: the same instance,
 # sharing its class's attribute keys), without the Python frame and the seven calls: contents pages build tens of
 # thousands. Only while Word is still the frozen six-field dataclass with nothing run after __init__.
@@ -29,6 +33,11 @@ cdef bint _WORD_AS_INIT = (
     tuple(f.name for f in dataclasses.fields(Word)) == ("text", "x0", "y0", "x1", "y1", "bold")
     and Word.__dataclass_params__.frozen and Word.__dataclass_params__.init and not hasattr(Word, "__post_init__")
     and Word.__new__ is object.__new__)
+
+
+# A Line is untracked by the cycle collector only while it is still the plain dataclass (no __slots__ or
+# __post_init__ that could give it other references).
+cdef bint _LINE_UNTRACKED = not hasattr(Line, "__post_init__") and not hasattr(Line, "__slots__")
 
 
 cdef inline object _word(object text, object x0, object y0, object x1, object y1, object bold):
@@ -41,6 +50,11 @@ cdef inline object _word(object text, object x0, object y0, object x1, object y1
     PyObject_GenericSetAttr(w, "x1", x1)
     PyObject_GenericSetAttr(w, "y1", y1)
     PyObject_GenericSetAttr(w, "bold", bold)
+    # Its six fields are str, float, bool or None and it is frozen: it can never be part of a reference cycle, so
+    # the cycle collector need not walk it. A contents page's lines hold thousands of words (each leader dot is one),
+    # and every collection while they live walked them all: 9-13 % of the excerpts' structure step, a tenth of
+    # gambit's (benchmarks/results/structure-speed.md, session 17ns).
+    PyObject_GC_UnTrack(<void*>w)
     return w
 
 
@@ -300,6 +314,11 @@ def merge_visual_lines(object raw):
         build = _WordsOf.__new__(_WordsOf)
         build.group = tuple(group)
         line.words_from(build)
+        if _LINE_UNTRACKED:
+            # What it holds now is str, float, bool and an untracked builder; what the chain gives it later is
+            # words (a list of untracked Words) or another str / number: no cycle can pass through it, and a
+            # long document's lines, alive while it is read, were most of what every full collection walked.
+            PyObject_GC_UnTrack(<void*>line)
         lines.append(line)
     return lines
 

@@ -25,9 +25,15 @@ _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _TITLE_KEY_CHARS = 48
 
 
+# ``_NON_ALNUM.sub(" ", text.casefold())`` by bytes: whatever casefold() leaves outside ASCII becomes "?" and then,
+# like every other byte that is not a letter or a digit, a space. Three times faster on a page's text, and the
+# offsets check reads every page it looks at so (a tenth of the contents method's time: structure-speed.md, 17ns).
+_SPACE_OUT = bytes(c if chr(c) in "0123456789abcdefghijklmnopqrstuvwxyz" else 32 for c in range(256))
+
+
 def spaced_words(text: str) -> str:
     """Lower-case letters and digits in words of one space each: how titles, page texts and lines are compared."""
-    return " ".join(_NON_ALNUM.sub(" ", text.casefold()).split())
+    return " ".join(text.casefold().encode("ascii", "replace").translate(_SPACE_OUT).decode("ascii").split())
 
 
 def norm_text(text: str) -> str:
