@@ -53,6 +53,7 @@ class Heading:
     unit: bool = False  # a document of its own inside the file (a manual page), above every head in it: _unit_title
     chunk: bool = False  # a literate program's named code chunk where it is defined ("<Emit encoded character 20> ="): _chunk_name
     after: str = ""  # the first line of text under the head
+    recurs: bool = False  # a section recurring under every entry of a series ("Name", "Synopsis"): _drop_repeats
 
 
 def body_size(layouts: Sequence[PageLayout]) -> float:
@@ -428,17 +429,54 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
         # "Name" section ("def-constant — Binds a symbol"); the name heads the unit, and the sections that recur
         # under every entry stay out of the outline, as FOP's outline leaves them.
         named = [h for h in found if h.title.casefold() == lead and _NAME_LINE.match(h.after)]
-        if len(named) >= limit:
+        headed = _named_by_heads(found, named)
+        # Unless the entry's name is set as a head of its own over its "Name" section (DocBook refentries through
+        # dblatex): then the document heads each entry and its recurring sections, as a series of manual pages
+        # named by their header lines does, and its outline lists both.
+        if len(named) >= limit and not headed:
             names = {id(h): Heading(h.page, _NAME_LINE.match(h.after).group(1), h.size, h.bold, h.y0)  # type: ignore[union-attr]
                      for h in named}
             found[:] = [x for h in found for x in ((names[id(h)], h) if id(h) in names else (h,))]
-        recurring = set()
+        if not headed:
+            recurring = set()
+        else:
+            recurring |= _optional_sections(found, recurring)
+    for h in found:
+        h.recurs = h.title.casefold() in recurring
     dropped = {id(h) for g in shapes.values() if running(g) for h in g if h.title.casefold() not in recurring}
     # One title set twice on one page is a label, not a section: a figure's or a table's heads drawn again beside
     # a second copy ("South West North East" over two bidding diagrams), a cross-reference line repeated.
     on_page = Counter((h.page, h.title.casefold()) for h in found)
     found[:] = [h for h in found if (exact[h.title.casefold()] < limit or h.title.casefold() in recurring) and id(h) not in dropped
-                and on_page[(h.page, h.title.casefold())] == 1]
+                and (on_page[(h.page, h.title.casefold())] == 1 or h.title.casefold() in recurring)]
+
+
+def _named_by_heads(found: list[Heading], named: list[Heading]) -> bool:
+    """Each reference entry's name is set as the head just above its "Name" section: the head before it carries the
+    first name its Name line gives ("FcPatternCreate" over "FcPatternCreate — Create a pattern"), for most entries."""
+    if not named:
+        return False
+    at = {id(h): i for i, h in enumerate(found)}
+    same = sum(1 for h in named if at[id(h)] and title_key(found[at[id(h)] - 1].title)
+               == title_key(_NAME_LINE.match(h.after).group(1).split(",")[0]))  # type: ignore[union-attr]
+    return same >= NAMED_SHARE * len(named)
+
+
+def _optional_sections(found: list[Heading], recurring: set[str]) -> set[str]:
+    """Titles (casefolded) of the sections some entries of a headed series have and others lack ("Since", "See Also"):
+    repeated, always set in the one style of the recurring sections, unnumbered."""
+    style = {(h.size, h.bold) for h in found if h.title.casefold() in recurring}
+    if len(style) != 1:
+        return set()
+    shapes: dict[str, set[tuple]] = {}
+    for h in found:
+        if not h.unit:
+            shapes.setdefault(h.title.casefold(), set()).add((h.size, h.bold) if h.numbering is None else ())
+    counts = Counter(h.title.casefold() for h in found)
+    return {t for t, s in shapes.items() if s == style and counts[t] >= 2}
+
+
+NAMED_SHARE = 0.5  # entries whose head carries their name before the document is taken to head its entries
 
 
 def _recurring_sections(found: list[Heading], limit: int) -> tuple[set[str], str]:
@@ -691,7 +729,7 @@ def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]
     top = min(h.numbering.depth for h in decimal)  # type: ignore[union-attr]
     sizes = sorted(h.size for h in decimal if h.numbering.depth == top)  # type: ignore[union-attr]
     top_size = sizes[len(sizes) // 2]
-    return [h for h in found if h.numbering is not None or h.size >= top_size - SIZE_JITTER]
+    return [h for h in found if h.numbering is not None or h.recurs or h.size >= top_size - SIZE_JITTER]
 
 
 MIN_NUMBERED = 5  # numbered headings before numbering is taken as the document's scheme
