@@ -145,6 +145,8 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
         # Bold at body size: only a short line set apart from the text above, not bold words in a paragraph.
         if (ln.x1 - ln.x0) > 0.75 * lay.width or text.endswith((".", ":", ",", ";")) and numbered is None:
             return False
+        if numbered is None and SENTENCE.search(text):
+            return False  # an unnumbered run-in head and its paragraph ("Induction. We now present ..."): no section
         if gap_above < 0.6 * max(ln.y1 - ln.y0, 1.0):
             return False
     if not bigger and re.search(r"[^\W\d_]-$", text):
@@ -260,12 +262,24 @@ def _chunk_name(text: str) -> str | None:
 
 def _capitals_head(text: str, numbered: object, ln: Line, gap_above: float) -> bool:
     """A numbered head in capitals at body size, not bold, with space above ("1. INTRODUCTION": amsart's
-    sections, set in small capitals): its numbering, case and spacing are the evidence its weight is not."""
+    sections, set in small capitals): its numbering, case and spacing are the evidence its weight is not. The
+    capitals may be a small-capitals font's, whose text reads in lower case ("1. Introduction" in cmcsc10)."""
     if not isinstance(numbered, Numbering) or numbered.kind != "decimal":
         return False
     letters = [c for c in numbered.rest if c.isalpha()]
-    return (len(letters) >= 3 and all(c.isupper() for c in letters) and len(numbered.rest.split()) <= 8
+    return (len(letters) >= 3 and (all(c.isupper() for c in letters) or _small_caps_name(ln.font or ""))
+            and len(numbered.rest.split()) <= 8 and not numbered.rest.endswith(".")
             and gap_above >= max(ln.y1 - ln.y0, 1.0))
+
+
+# Small-capitals faces by name: Computer Modern's cmcsc, the EC and cm-super fonts' eccc/sfcc, Latin Modern's
+# "LMRomanCaps", OpenType "SmCp"/"SC" cuts.
+_SMALL_CAPS = re.compile(r"^(?:[A-Z]{6}\+)?(?:cmcsc|eccc|sfcc)|caps|smcp|smallcap|[-_ ]sc$", re.I)
+
+
+@lru_cache(maxsize=1024)
+def _small_caps_name(font: str) -> bool:
+    return bool(_SMALL_CAPS.search(font))
 
 
 def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, strong_only: bool = False) -> list[Heading]:
