@@ -112,14 +112,16 @@ CODE_ONLY = 0.25  # proportional text under this share of the monospace text: a 
 
 
 def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, strong_only: bool = False,
-                  wrapped: bool = False) -> bool:
+                  wrapped: bool = False, top_styles: frozenset = frozenset()) -> bool:
     text = ln.text.strip()
     if not text or len(text) > 120 or len(text.split()) > 16:
         return False
+    if top_styles and _style(ln) not in top_styles:
+        return False  # a document headed at the top of its pages: large type elsewhere is an example's output
     if ln.y1 < lay.height * MARGIN or ln.y0 > lay.height * (1 - MARGIN):
         # Running heads and folios live here; a numbered heading set larger than the body at the very
         # top of a page ("Note 2 - Fair value measurement") is still a heading (repeats are dropped later).
-        if not (ln.y0 < lay.height * MARGIN and ln.size >= body + 0.9 and _numbered(text)):
+        if not (ln.y0 < lay.height * MARGIN and ln.size >= body + 0.9 and (_numbered(text) or top_styles)):
             return False
     if not _LETTERS.search(text) or "." in text and DOT_LEADERS.search(text):
         return False
@@ -155,7 +157,8 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
             text.endswith(".") and numbered is None):
         return False  # a sentence or the tail of one, or a fragment ("Increase /" over a table column)
     first = text.lstrip("\"'\u201c(\u2018[")[:1]
-    if first.islower() and not (bigger and _NAME_LINE.match(text) and gap_above >= ln.y1 - ln.y0):
+    if first.islower() and not (bigger and (_NAME_LINE.match(text) and gap_above >= ln.y1 - ln.y0
+                                            or top_styles and _SOURCE_FILE.match(text))):
         return False  # a paragraph continuing from the line above; a manual page's "alimask - calculate ..." stays
     if len(text.split()) > MAX_HEAD_WORDS and numbered is None:
         return False
@@ -282,6 +285,57 @@ def _small_caps_name(font: str) -> bool:
     return bool(_SMALL_CAPS.search(font))
 
 
+def _style(ln: Line) -> tuple[str, float]:
+    return (ln.font or "", round(ln.size, 1))
+
+
+TOP_PAGES = 0.4  # share of the pages whose first line is set in one large style before the document is headed so
+TOP_DISTINCT = 0.8  # share of those first lines that differ: heads, not a running head
+
+
+# A source file's path standing as a head: "basic_concepts/creation.rb", "text/free_flowing_text.py".
+_SOURCE_FILE = re.compile(r"^(?:[\w.-]+/)*([A-Za-z][\w-]*)\.(?:rb|py|js|ts|java|c|cc|cpp|go|rs|pl|php|lua|scala|kt|"
+                          r"swift|sh|r|m|ex|exs|hs|ml|clj|cs|jl|dart)$")
+FILE_HEADS = 0.8  # share of a style's heads that are source files before each is named by its file
+
+
+def _name_by_files(found: list[Heading]) -> None:
+    """Name each head of a generated book of examples by its file, as the book's outline does: "Other cursor
+    helpers" for "basic_concepts/other_cursor_helpers.rb", where the heads of its style are source files' paths."""
+    styles: dict[tuple, list[Heading]] = {}
+    for h in found:
+        styles.setdefault((h.size, h.bold), []).append(h)
+    for heads in styles.values():
+        files = [(h, m) for h in heads if (m := _SOURCE_FILE.match(h.title))]
+        if len(files) >= MIN_TOP_PAGES and len(files) >= FILE_HEADS * len(heads):
+            for h, m in files:
+                words = m.group(1).replace("_", " ").replace("-", " ").strip()
+                h.title = words[:1].upper() + words[1:]
+
+
+def _page_top_styles(layouts: Sequence[PageLayout], body: float) -> frozenset:
+    """The styles (font, size) of a document that heads each of its pages at the very top, in the header band,
+    in display type (a generated book of examples, one example to a page: Prawn's manual, headed by each example's
+    file). Its heads are those lines, and large type elsewhere on its pages is the examples' output. A running
+    head repeats its text; this needs the page-top lines of one style to differ, on a good share of the pages."""
+    if len(layouts) < 2 * MIN_TOP_PAGES or body <= 0:
+        return frozenset()
+    tops: dict[tuple[str, float], list[str]] = {}
+    for lay in layouts:
+        ln = lay.lines[0] if lay.lines else None
+        if ln is not None and ln.y1 < lay.height * MARGIN and ln.size >= DISPLAY * body and not _monospace(ln):
+            tops.setdefault(_style(ln), []).append(" ".join(ln.text.split()).casefold())
+    pages = sum(len(t) for t in tops.values())
+    if pages < max(MIN_TOP_PAGES, TOP_PAGES * len(layouts)):
+        return frozenset()
+    styles = frozenset(k for k, t in tops.items() if len(t) >= 2 and len(set(t)) >= TOP_DISTINCT * len(t))
+    return styles if sum(len(tops[k]) for k in styles) >= TOP_PAGES * len(layouts) else frozenset()
+
+
+MIN_TOP_PAGES = 5
+DISPLAY = 1.4  # a page-top line this much larger than the body is display type (a running head is set near the body's size)
+
+
 def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, strong_only: bool = False) -> list[Heading]:
     """Headings in reading order over the given pages, with levels.
 
@@ -293,6 +347,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
     found: list[Heading] = []
     unit_name = ""
     known: list[float] = []
+    top_styles = _page_top_styles(layouts, body)
 
     def margin() -> float:
         if not known:
@@ -328,7 +383,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 continue
             nxt = lay.lines[i + 1] if i + 1 < len(lay.lines) else None
             wrapped = text.endswith(",") and _wraps(ln, nxt)  # asked of every line: only a comma makes it matter
-            if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped) or _definition_term(
+            if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped, top_styles) or _definition_term(
                     ln, nxt, body, margin, lay.lines[i + 2] if i + 2 < len(lay.lines) else None):
                 chunk = None if strong_only or text[:1] not in _CHUNK_OPEN else _chunk_name(text)
                 head = None if strong_only or chunk is not None else _run_in(text, ln, body, gap_above)
@@ -380,6 +435,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             prev, prev_line = h, ln
             head_width = ln.x1 - ln.x0
     found = [h for h in found if parse_page_number(h.title) is None]
+    if top_styles:
+        _name_by_files(found)
     _drop_contents_lines(found)
     _drop_repeats(found, len(layouts))
     if layouts and layouts[0].number == 1 and len(layouts) > 4:
