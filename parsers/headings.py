@@ -673,7 +673,7 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
     rarely list them) and unnumbered heads set below its top numbered level (``_drop_starred``). Levels are
     assigned again over what is kept.
     """
-    kept = [h for h in found if h.numbering is not None or h.unit or (not h.title.endswith(":") and len(h.title.split()) <= 16
+    kept = [h for h in found if h.numbering is not None or h.unit or (not _LEAD_IN_COLON.search(h.title) and len(h.title.split()) <= 16
                                                            and not _signature(h.title) and not _CAPTION.match(h.title)
                                                            and not _STRAY_START.match(h.title))]
     kept = [h for h in kept if not _CONTACT.search(h.title)]  # "F. Pantigny f@example.org" reads as numbered "F."
@@ -692,6 +692,11 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
         kept = _drop_document_title(kept, decimal)
     assign_heading_levels(kept)
     return kept
+
+
+# A title ending in a colon reads as the lead-in of what follows ("The options are:"); a head set apart by a space
+# before its colon, as French typography sets one ("Synthétiseurs :", "DEMO FILES\u00a0:"), keeps it as a label.
+_LEAD_IN_COLON = re.compile(r"(?<![\s\u00a0\u202f]):$")
 
 
 # A back-of-book index ("Index", "Concept Index", "Index of Commands"), not a filing's "Index to ... Statements".
