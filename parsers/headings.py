@@ -53,6 +53,7 @@ class Heading:
     unit: bool = False  # a document of its own inside the file (a manual page), above every head in it: _unit_title
     chunk: bool = False  # a literate program's named code chunk where it is defined ("<Emit encoded character 20> ="): _chunk_name
     after: str = ""  # the first line of text under the head
+    recurs: bool = False  # a section recurring under every entry of a series ("Name", "Synopsis"): _drop_repeats
 
 
 def body_size(layouts: Sequence[PageLayout]) -> float:
@@ -111,14 +112,16 @@ CODE_ONLY = 0.25  # proportional text under this share of the monospace text: a 
 
 
 def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, strong_only: bool = False,
-                  wrapped: bool = False) -> bool:
+                  wrapped: bool = False, top_styles: frozenset = frozenset()) -> bool:
     text = ln.text.strip()
     if not text or len(text) > 120 or len(text.split()) > 16:
         return False
+    if top_styles and _style(ln) not in top_styles:
+        return False  # a document headed at the top of its pages: large type elsewhere is an example's output
     if ln.y1 < lay.height * MARGIN or ln.y0 > lay.height * (1 - MARGIN):
         # Running heads and folios live here; a numbered heading set larger than the body at the very
         # top of a page ("Note 2 - Fair value measurement") is still a heading (repeats are dropped later).
-        if not (ln.y0 < lay.height * MARGIN and ln.size >= body + 0.9 and _numbered(text)):
+        if not (ln.y0 < lay.height * MARGIN and ln.size >= body + 0.9 and (_numbered(text) or top_styles)):
             return False
     if not _LETTERS.search(text) or "." in text and DOT_LEADERS.search(text):
         return False
@@ -144,6 +147,8 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
         # Bold at body size: only a short line set apart from the text above, not bold words in a paragraph.
         if (ln.x1 - ln.x0) > 0.75 * lay.width or text.endswith((".", ":", ",", ";")) and numbered is None:
             return False
+        if numbered is None and SENTENCE.search(text):
+            return False  # an unnumbered run-in head and its paragraph ("Induction. We now present ..."): no section
         if gap_above < 0.6 * max(ln.y1 - ln.y0, 1.0):
             return False
     if not bigger and re.search(r"[^\W\d_]-$", text):
@@ -152,7 +157,8 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
             text.endswith(".") and numbered is None):
         return False  # a sentence or the tail of one, or a fragment ("Increase /" over a table column)
     first = text.lstrip("\"'\u201c(\u2018[")[:1]
-    if first.islower() and not (bigger and _NAME_LINE.match(text) and gap_above >= ln.y1 - ln.y0):
+    if first.islower() and not (bigger and (_NAME_LINE.match(text) and gap_above >= ln.y1 - ln.y0
+                                            or top_styles and _SOURCE_FILE.match(text))):
         return False  # a paragraph continuing from the line above; a manual page's "alimask - calculate ..." stays
     if len(text.split()) > MAX_HEAD_WORDS and numbered is None:
         return False
@@ -259,12 +265,75 @@ def _chunk_name(text: str) -> str | None:
 
 def _capitals_head(text: str, numbered: object, ln: Line, gap_above: float) -> bool:
     """A numbered head in capitals at body size, not bold, with space above ("1. INTRODUCTION": amsart's
-    sections, set in small capitals): its numbering, case and spacing are the evidence its weight is not."""
+    sections, set in small capitals): its numbering, case and spacing are the evidence its weight is not. The
+    capitals may be a small-capitals font's, whose text reads in lower case ("1. Introduction" in cmcsc10)."""
     if not isinstance(numbered, Numbering) or numbered.kind != "decimal":
         return False
     letters = [c for c in numbered.rest if c.isalpha()]
-    return (len(letters) >= 3 and all(c.isupper() for c in letters) and len(numbered.rest.split()) <= 8
+    return (len(letters) >= 3 and (all(c.isupper() for c in letters) or _small_caps_name(ln.font or ""))
+            and len(numbered.rest.split()) <= 8 and not numbered.rest.endswith(".")
             and gap_above >= max(ln.y1 - ln.y0, 1.0))
+
+
+# Small-capitals faces by name: Computer Modern's cmcsc, the EC and cm-super fonts' eccc/sfcc, Latin Modern's
+# "LMRomanCaps", OpenType "SmCp"/"SC" cuts.
+_SMALL_CAPS = re.compile(r"^(?:[A-Z]{6}\+)?(?:cmcsc|eccc|sfcc)|caps|smcp|smallcap|[-_ ]sc$", re.I)
+
+
+@lru_cache(maxsize=1024)
+def _small_caps_name(font: str) -> bool:
+    return bool(_SMALL_CAPS.search(font))
+
+
+def _style(ln: Line) -> tuple[str, float]:
+    return (ln.font or "", round(ln.size, 1))
+
+
+TOP_PAGES = 0.4  # share of the pages whose first line is set in one large style before the document is headed so
+TOP_DISTINCT = 0.8  # share of those first lines that differ: heads, not a running head
+
+
+# A source file's path standing as a head: "basic_concepts/creation.rb", "text/free_flowing_text.py".
+_SOURCE_FILE = re.compile(r"^(?:[\w.-]+/)*([A-Za-z][\w-]*)\.(?:rb|py|js|ts|java|c|cc|cpp|go|rs|pl|php|lua|scala|kt|"
+                          r"swift|sh|r|m|ex|exs|hs|ml|clj|cs|jl|dart)$")
+FILE_HEADS = 0.8  # share of a style's heads that are source files before each is named by its file
+
+
+def _name_by_files(found: list[Heading]) -> None:
+    """Name each head of a generated book of examples by its file, as the book's outline does: "Other cursor
+    helpers" for "basic_concepts/other_cursor_helpers.rb", where the heads of its style are source files' paths."""
+    styles: dict[tuple, list[Heading]] = {}
+    for h in found:
+        styles.setdefault((h.size, h.bold), []).append(h)
+    for heads in styles.values():
+        files = [(h, m) for h in heads if (m := _SOURCE_FILE.match(h.title))]
+        if len(files) >= MIN_TOP_PAGES and len(files) >= FILE_HEADS * len(heads):
+            for h, m in files:
+                words = m.group(1).replace("_", " ").replace("-", " ").strip()
+                h.title = words[:1].upper() + words[1:]
+
+
+def _page_top_styles(layouts: Sequence[PageLayout], body: float) -> frozenset:
+    """The styles (font, size) of a document that heads each of its pages at the very top, in the header band,
+    in display type (a generated book of examples, one example to a page: Prawn's manual, headed by each example's
+    file). Its heads are those lines, and large type elsewhere on its pages is the examples' output. A running
+    head repeats its text; this needs the page-top lines of one style to differ, on a good share of the pages."""
+    if len(layouts) < 2 * MIN_TOP_PAGES or body <= 0:
+        return frozenset()
+    tops: dict[tuple[str, float], list[str]] = {}
+    for lay in layouts:
+        ln = lay.lines[0] if lay.lines else None
+        if ln is not None and ln.y1 < lay.height * MARGIN and ln.size >= DISPLAY * body and not _monospace(ln):
+            tops.setdefault(_style(ln), []).append(" ".join(ln.text.split()).casefold())
+    pages = sum(len(t) for t in tops.values())
+    if pages < max(MIN_TOP_PAGES, TOP_PAGES * len(layouts)):
+        return frozenset()
+    styles = frozenset(k for k, t in tops.items() if len(t) >= 2 and len(set(t)) >= TOP_DISTINCT * len(t))
+    return styles if sum(len(tops[k]) for k in styles) >= TOP_PAGES * len(layouts) else frozenset()
+
+
+MIN_TOP_PAGES = 5
+DISPLAY = 1.4  # a page-top line this much larger than the body is display type (a running head is set near the body's size)
 
 
 def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, strong_only: bool = False) -> list[Heading]:
@@ -278,6 +347,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
     found: list[Heading] = []
     unit_name = ""
     known: list[float] = []
+    top_styles = _page_top_styles(layouts, body)
 
     def margin() -> float:
         if not known:
@@ -313,7 +383,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 continue
             nxt = lay.lines[i + 1] if i + 1 < len(lay.lines) else None
             wrapped = text.endswith(",") and _wraps(ln, nxt)  # asked of every line: only a comma makes it matter
-            if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped) or _definition_term(
+            if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped, top_styles) or _definition_term(
                     ln, nxt, body, margin, lay.lines[i + 2] if i + 2 < len(lay.lines) else None):
                 chunk = None if strong_only or text[:1] not in _CHUNK_OPEN else _chunk_name(text)
                 head = None if strong_only or chunk is not None else _run_in(text, ln, body, gap_above)
@@ -365,6 +435,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             prev, prev_line = h, ln
             head_width = ln.x1 - ln.x0
     found = [h for h in found if parse_page_number(h.title) is None]
+    if top_styles:
+        _name_by_files(found)
     _drop_contents_lines(found)
     _drop_repeats(found, len(layouts))
     if layouts and layouts[0].number == 1 and len(layouts) > 4:
@@ -428,17 +500,54 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
         # "Name" section ("def-constant — Binds a symbol"); the name heads the unit, and the sections that recur
         # under every entry stay out of the outline, as FOP's outline leaves them.
         named = [h for h in found if h.title.casefold() == lead and _NAME_LINE.match(h.after)]
-        if len(named) >= limit:
+        headed = _named_by_heads(found, named)
+        # Unless the entry's name is set as a head of its own over its "Name" section (DocBook refentries through
+        # dblatex): then the document heads each entry and its recurring sections, as a series of manual pages
+        # named by their header lines does, and its outline lists both.
+        if len(named) >= limit and not headed:
             names = {id(h): Heading(h.page, _NAME_LINE.match(h.after).group(1), h.size, h.bold, h.y0)  # type: ignore[union-attr]
                      for h in named}
             found[:] = [x for h in found for x in ((names[id(h)], h) if id(h) in names else (h,))]
-        recurring = set()
+        if not headed:
+            recurring = set()
+        else:
+            recurring |= _optional_sections(found, recurring)
+    for h in found:
+        h.recurs = h.title.casefold() in recurring
     dropped = {id(h) for g in shapes.values() if running(g) for h in g if h.title.casefold() not in recurring}
     # One title set twice on one page is a label, not a section: a figure's or a table's heads drawn again beside
     # a second copy ("South West North East" over two bidding diagrams), a cross-reference line repeated.
     on_page = Counter((h.page, h.title.casefold()) for h in found)
     found[:] = [h for h in found if (exact[h.title.casefold()] < limit or h.title.casefold() in recurring) and id(h) not in dropped
-                and on_page[(h.page, h.title.casefold())] == 1]
+                and (on_page[(h.page, h.title.casefold())] == 1 or h.title.casefold() in recurring)]
+
+
+def _named_by_heads(found: list[Heading], named: list[Heading]) -> bool:
+    """Each reference entry's name is set as the head just above its "Name" section: the head before it carries the
+    first name its Name line gives ("FcPatternCreate" over "FcPatternCreate — Create a pattern"), for most entries."""
+    if not named:
+        return False
+    at = {id(h): i for i, h in enumerate(found)}
+    same = sum(1 for h in named if at[id(h)] and title_key(found[at[id(h)] - 1].title)
+               == title_key(_NAME_LINE.match(h.after).group(1).split(",")[0]))  # type: ignore[union-attr]
+    return same >= NAMED_SHARE * len(named)
+
+
+def _optional_sections(found: list[Heading], recurring: set[str]) -> set[str]:
+    """Titles (casefolded) of the sections some entries of a headed series have and others lack ("Since", "See Also"):
+    repeated, always set in the one style of the recurring sections, unnumbered."""
+    style = {(h.size, h.bold) for h in found if h.title.casefold() in recurring}
+    if len(style) != 1:
+        return set()
+    shapes: dict[str, set[tuple]] = {}
+    for h in found:
+        if not h.unit:
+            shapes.setdefault(h.title.casefold(), set()).add((h.size, h.bold) if h.numbering is None else ())
+    counts = Counter(h.title.casefold() for h in found)
+    return {t for t, s in shapes.items() if s == style and counts[t] >= 2}
+
+
+NAMED_SHARE = 0.5  # entries whose head carries their name before the document is taken to head its entries
 
 
 def _recurring_sections(found: list[Heading], limit: int) -> tuple[set[str], str]:
@@ -564,7 +673,7 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
     rarely list them) and unnumbered heads set below its top numbered level (``_drop_starred``). Levels are
     assigned again over what is kept.
     """
-    kept = [h for h in found if h.numbering is not None or h.unit or (not h.title.endswith(":") and len(h.title.split()) <= 16
+    kept = [h for h in found if h.numbering is not None or h.unit or (not _LEAD_IN_COLON.search(h.title) and len(h.title.split()) <= 16
                                                            and not _signature(h.title) and not _CAPTION.match(h.title)
                                                            and not _STRAY_START.match(h.title))]
     kept = [h for h in kept if not _CONTACT.search(h.title)]  # "F. Pantigny f@example.org" reads as numbered "F."
@@ -583,6 +692,11 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
         kept = _drop_document_title(kept, decimal)
     assign_heading_levels(kept)
     return kept
+
+
+# A title ending in a colon reads as the lead-in of what follows ("The options are:"); a head set apart by a space
+# before its colon, as French typography sets one ("Synthétiseurs :", "DEMO FILES\u00a0:"), keeps it as a label.
+_LEAD_IN_COLON = re.compile(r"(?<![\s\u00a0\u202f]):$")
 
 
 # A back-of-book index ("Index", "Concept Index", "Index of Commands"), not a filing's "Index to ... Statements".
@@ -691,7 +805,7 @@ def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]
     top = min(h.numbering.depth for h in decimal)  # type: ignore[union-attr]
     sizes = sorted(h.size for h in decimal if h.numbering.depth == top)  # type: ignore[union-attr]
     top_size = sizes[len(sizes) // 2]
-    return [h for h in found if h.numbering is not None or h.size >= top_size - SIZE_JITTER]
+    return [h for h in found if h.numbering is not None or h.recurs or h.size >= top_size - SIZE_JITTER]
 
 
 MIN_NUMBERED = 5  # numbered headings before numbering is taken as the document's scheme

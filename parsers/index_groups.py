@@ -50,7 +50,7 @@ def letter_groups(layouts: Sequence[PageLayout], index: Heading, until: Heading 
     for lay in layouts:
         if lay.number < index.page or (until is not None and lay.number > until.page):
             continue
-        mid = lay.width / 2
+        on_page: list[tuple[float, str, float, float, float]] = []  # (x0, title, y0, size, height)
         for ln in lay.lines:
             if ln.y1 < lay.height * MARGIN or ln.y0 > lay.height * (1 - MARGIN):
                 continue
@@ -71,8 +71,10 @@ def letter_groups(layouts: Sequence[PageLayout], index: Heading, until: Heading 
                     continue
                 if after is not None and after < ALONE * size and not (i == 0 and _hanging(lay, words, size)):
                     continue
-                column = 0 if (w.x0 + w.x1) / 2 < mid else 1
-                found.append(((lay.number, column, w.y0), text, lay.number, w.y0, ln.size, w.y1 - w.y0))
+                on_page.append((w.x0, text, w.y0, ln.size, w.y1 - w.y0))
+        columns = _columns([c[0] for c in on_page], max((c[3] for c in on_page), default=1.0))
+        for (x0, text, y0, size, height) in on_page:
+            found.append(((lay.number, columns[x0], y0), text, lay.number, y0, size, height))
     found.sort(key=lambda f: f[0])
     chain = _alphabetical_chain([f[1] for f in found])
     if sum(1 for i in chain if len(found[i][1]) == 1) < MIN_GROUPS:
@@ -81,6 +83,23 @@ def letter_groups(layouts: Sequence[PageLayout], index: Heading, until: Heading 
     if sum(found[i][5] > DISPLAY * entry for i in chain) * 2 > len(chain):
         return []  # display letters: not in the outline
     return [Heading(found[i][2], found[i][1], found[i][4], True, found[i][3], level=index.level + 1) for i in chain]
+
+
+def _columns(starts: list[float], size: float) -> dict[float, int]:
+    """The column (0, 1, ...) of each group letter of a page, from where the letters start: letters of one column
+    start together, and a new column starts more than COLUMN_GAP sizes to the right (an index set in two columns,
+    or in three as LaTeX's doc package sets it)."""
+    out: dict[float, int] = {}
+    column, last = -1, None
+    for x in sorted(set(starts)):
+        if last is None or x - last > COLUMN_GAP * max(size, 1.0):
+            column += 1
+        out[x] = column
+        last = x
+    return out
+
+
+COLUMN_GAP = 3.0  # letters of one column start within this many font sizes of each other
 
 
 def _hanging(lay: PageLayout, words: list[Word], size: float) -> bool:

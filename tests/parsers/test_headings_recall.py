@@ -152,3 +152,32 @@ def test_capitals_sections_and_run_in_subsections_at_body_size_are_headings(tmp_
     assert [(h.level, h.title, h.page) for h in heads] == [
         (1, "1. INTRODUCTION", 1), (1, "2. COMMANDS", 2), (2, "2.1. Priority Trees", 2), (2, "2.2. Degrees", 2),
         (2, "2.3. Set Notation", 2), (1, "3. RELEASE NOTES", 3)]  # "7.2. The licensee shall ..." continues nothing
+
+
+def test_index_letter_groups_in_three_columns_are_read_column_by_column(tmp_path: Path) -> None:
+    # LaTeX's doc package sets its index in three columns: a group starting high in the middle column comes after
+    # the left column's groups, whatever their heights.
+    doc = pymupdf.open()
+    for n, title in enumerate(["Introduction", "Usage", "Implementation"], start=1):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 100), f"{n} {title}", fontname="hebo", fontsize=14)
+        page.insert_textbox(pymupdf.Rect(72, 120, 540, 400), "The entries refer to the pages of the code. " * 20,
+                            fontname="helv", fontsize=10)
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 100), "Index", fontname="hebo", fontsize=14)
+    columns = {72: [("Symbols", 150), ("A", 260), ("B", 420)], 250: [("C", 140), ("D", 300), ("E", 480)],
+               430: [("F", 200), ("G", 360), ("H", 520)]}
+    for x, groups in columns.items():
+        for letter, y in groups:
+            page.insert_text((x + 40, y), letter, fontname="hebo", fontsize=9)
+            for k in range(1, 5):
+                page.insert_text((x, y + 12 * k), f"\\{letter.lower()}macro{k}, 1{k}", fontname="cour", fontsize=9)
+    path = tmp_path / "three.pdf"
+    doc.save(path)
+    doc.close()
+    with PdfSource(path) as src:
+        result = recover_structure(src, max_leaf_pages=0)
+    assert result.source == "headings"
+    got = [(e.level, e.title, e.page) for e in result.entries]
+    assert got[3] == (1, "Index", 4)
+    assert got[4:] == [(2, t, 4) for t in ("Symbols", "A", "B", "C", "D", "E", "F", "G", "H")]

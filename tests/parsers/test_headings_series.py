@@ -132,3 +132,39 @@ def test_manual_pages_in_a_book_are_headed_by_their_lower_case_names(tmp_path: P
     doc.close()
     assert [(t, p) for _, t, p in _entries(path)] == [("1 Manual pages for the programs", 1)] + [
         (n, i + 2) for i, n in enumerate(names)]
+
+
+def test_reference_entries_headed_by_their_names_keep_their_sections(tmp_path: Path) -> None:
+    # DocBook's reference entries through dblatex: each entry's name is set as a head of its own over its "Name"
+    # section, two entries to a page, the recurring sections ("Name", "Synopsis", "Description", and "Since" under
+    # some) in the numbered sections' style. Its outline lists the entries and their sections.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    y = 90.0
+    for head, size in (("1. Description", 17.2), ("2. Functions", 17.2), ("2.1. Initialization", 14.3),
+                       ("2.2. Patterns", 14.3), ("2.3. Character sets", 14.3)):
+        page.insert_text((72, y), head, fontname="hebo", fontsize=size)
+        page.insert_textbox(pymupdf.Rect(72, y + 10, 540, y + 110), PROSE, fontname="tiro", fontsize=10)
+        y += 130
+    names = ["XyInit", "XyFini", "XyPatternCreate", "XyPatternDestroy", "XyCharSetNew", "XyCharSetFree"]
+    expected: list[tuple[str, int]] = [("1. Description", 1), ("2. Functions", 1), ("2.1. Initialization", 1),
+                                       ("2.2. Patterns", 1), ("2.3. Character sets", 1)]
+    for i, name in enumerate(names):
+        if i % 2 == 0:
+            page = doc.new_page(width=612, height=792)
+            y = 72.0
+        page.insert_text((72, y), name, fontname="hebo", fontsize=17.2)
+        expected.append((name, doc.page_count))
+        sections = ["Name", "Synopsis", "Description"] + (["Since"] if i % 3 == 0 else [])
+        y += 40
+        for head in sections:
+            page.insert_text((120, y), head, fontname="hebo", fontsize=14.3)
+            text = f"{name} - does one thing to the pattern" if head == "Name" else "The call returns at once."
+            page.insert_text((120, y + 20), text, fontname="tiro", fontsize=10)
+            expected.append((head, doc.page_count))
+            y += 40
+        y += 20
+    path = tmp_path / "refentries.pdf"
+    doc.save(path)
+    doc.close()
+    assert [(t, p) for _, t, p in _entries(path)] == expected
