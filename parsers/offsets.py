@@ -380,6 +380,12 @@ def map_entries(
                  and (p >= prev or finder.on(key, p))]
         chosen: int | None = None
         status = "unverifiable"
+        printed_here = next((p for n, p in cands if n in ("label", "folio") and finder.on(key, p)), None)
+        if cands and cands[0][0] == "link" and printed_here not in (None, cands[0][1]):
+            # The link goes elsewhere than the page that prints the listed number and holds the title: a generator
+            # that resolves every anchor of one name to one target (HTMLDOC's "Colors" of chapter 3 linked to the
+            # appendix's "Colors") made it. The page's own number wins.
+            cands = [c for c in cands if c[0] != "link"]
         if cands and cands[0][0] == "link":
             chosen, status = cands[0][1], ("verified" if finder.on(key, cands[0][1]) else "linked")
         else:

@@ -652,12 +652,62 @@ def find_toc(
         elif not blocks:
             blocks.append([])
         blocks[-1].extend(page_raws)
-    raws = max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None))
+    raws = _without_continued_heads(max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None)))
     entries = unglue_chapter_numbers([to_entry(r, layouts) for r in raws])
+    _align_page_indents(entries, raws)
     assign_levels(entries)
     heading = next((" ".join(ln.text.split()) for ln in reading[0][:10] if _HEADING_RE.match(ln.text)), "")
     return TocResult(entries, pages, None if entries else "contents pages found but no entries read", heading,
                      body_on_last_page)
+
+
+def _without_continued_heads(raws: list[_Raw]) -> list[_Raw]:
+    """The listing without the chapter titles reprinted atop its continuation pages.
+
+    A contents that runs over pages may repeat, first on each new page and without its page number, the title of the
+    chapter whose entries go on there (HTMLDOC's "4 - Designing a Simple Text Editor" over that chapter's last
+    sections): the chapter was listed already, with its number, and the repeat is no entry of its own.
+    """
+    seen: set[str] = set()
+    out: list[_Raw] = []
+    prev_page = None
+    for r in raws:
+        key = " ".join(r.parsed.title.casefold().split())
+        first_on_page = r.page != prev_page and prev_page is not None
+        prev_page = r.page
+        if first_on_page and r.parsed.page is None and key in seen:
+            continue
+        if r.parsed.page is not None:
+            seen.add(key)
+        out.append(r)
+    return out
+
+
+def _align_page_indents(entries: list[TocEntry], raws: list[_Raw]) -> None:
+    """Indents measured from one text block on every contents page.
+
+    A contents printed two-sided may set even pages' text block further left than odd pages' (a binding margin:
+    HTMLDOC's chapters at 72 pt on odd pages and 36 pt on even ones, their sections at 108 and 72): read as they are,
+    a section on an even page has a chapter's indent. Each page's text block is placed by its page-number column (its
+    right edge, where most of the page's numbers end), and a page whose column sits elsewhere than most pages' has its
+    entries' indents moved by the difference.
+    """
+    edge_of: dict[int, float] = {}
+    for page in {r.page for r in raws}:
+        ends = Counter(round(r.line.x1) for r in raws if r.page == page and r.parsed.page is not None)
+        if ends and ends.most_common(1)[0][1] >= 3:
+            edge_of[page] = ends.most_common(1)[0][0]
+    if len(set(edge_of.values())) < 2:
+        return
+    votes = Counter()
+    for r in raws:
+        if r.page in edge_of:
+            votes[edge_of[r.page]] += 1
+    ref = votes.most_common(1)[0][0]
+    for e in entries:
+        shift = ref - edge_of.get(e.toc_page, ref)
+        if abs(shift) >= 4:
+            e.x0 += shift
 
 
 def late_contents_heading(lines: list[Line]) -> int:
