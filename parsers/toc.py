@@ -51,8 +51,9 @@ class TocLine:
 
 
 # A section number glued to a title that opens with a letter or a command character ("24.104\\addindex": the
-# number overflowed the box a generated contents sets it in).
-_GLUED_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+)(?=[^\W\d_]|[\\@#<\[{])")
+# number overflowed the box a generated contents sets it in), also with the dot that ends a number in some languages'
+# typesetting ("3.8.16.2.Results": babel's Spanish numbers sections "3.14." and the number's box overflows the same way).
+_GLUED_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+\.?)(?=[^\W\d_]|[\\@#<\[{])")
 
 
 # A release's section is often titled by its version and date alone ("2.7 (2022-12-03)"): a title without letters
@@ -734,7 +735,7 @@ def _toc_page(lay: PageLayout, reading_lines: Callable[[PageLayout], list[Line]]
 
 
 # A chapter number glued to a capitalised title ("11Index": the number's box overflowed into the title's).
-_GLUED_CHAPTER = re.compile(r"^(\d{1,3})(?=[^\W\d_][^\W\d_])")
+_GLUED_CHAPTER = re.compile(r"^(\d{1,3})\.?(?=[^\W\d_][^\W\d_])")
 
 
 def unglue_chapter_numbers(entries: list[TocEntry]) -> list[TocEntry]:
