@@ -387,7 +387,17 @@ def map_entries(
             # appendix's "Colors") made it. The page's own number wins.
             cands = [c for c in cands if c[0] != "link"]
         if cands and cands[0][0] == "link":
-            chosen, status = cands[0][1], ("verified" if finder.on(key, cands[0][1]) else "linked")
+            link = cands[0][1]
+            chosen, status = link, ("verified" if finder.on(key, link) else "linked")
+            # An anchor set just before a page break (DocBook through Jade and TeX: "3.3. Ports" and a function's
+            # reference entry start atop the next page) links the page before the heading: the numbered heading near
+            # it, or a page next to it that sets a title the linked page does not print, takes the entry.
+            headed = _headed_near(finder, labels_[i], key, link, prev, toc_set)
+            if headed is None and status == "linked" and len(key) >= 4:
+                headed = next((q for q in (link + 1, link - 1) if q >= prev and q not in toc_set
+                               and 1 <= q <= page_count and finder.titled(key, q)), None)
+            if headed is not None:
+                chosen, status = headed, "corrected"
         else:
             for name, p in cands:
                 if finder.on(key, p):
