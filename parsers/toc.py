@@ -630,6 +630,8 @@ def find_toc(
         again = next((m for m in range(n + 1, min(page_count, n + 3) + 1)
                       if screen_page(text(m))[0] and _toc_page(layout(m), reading_of)), None)
         if again is None:
+            if n <= page_count and _listing_tail(layout(n), layout(pages[-1]), reading_of):
+                pages.append(n)  # the listing ends atop the page the body begins on
             break
         pages.append(again)
         n = again + 1
@@ -709,6 +711,29 @@ def _align_page_indents(entries: list[TocEntry], raws: list[_Raw]) -> None:
         shift = ref - edge_of.get(e.toc_page, ref)
         if abs(shift) >= 4:
             e.x0 += shift
+
+
+def _listing_tail(lay: PageLayout, before: PageLayout, reading_lines: Callable[[PageLayout], list[Line]]) -> bool:
+    """Whether the page opens with the last rows of the listing on the page before, the body beginning under them.
+
+    A contents set without a page break after it (a LaTeX article, the SELinux CIL guide's) ends atop the page its
+    first chapter opens on: three or more rows with page numbers, first on the page, in page order and going on from
+    the previous page's last number, with prose below them. Such a page holds too few rows to read as a contents page
+    of its own."""
+    raws = read_page_entries(lay, lines=reading_lines(lay))
+    body = body_after_listing(raws)
+    if not body:
+        return False
+    listing = [r for r in raws if id(r) not in body]
+    numbered = [r for r in credible_entries(listing) if r.parsed.page is not None]
+    if len(numbered) < 3 or not in_page_order(numbered) or any(r.parsed.page is None for r in listing[:1]):
+        return False
+    if sum(1 for r in listing if r.parsed.page is None and id(r) not in body) > len(numbered) // 2:
+        return False
+    last = next((r.parsed.page for r in reversed(credible_entries(read_page_entries(before, lines=reading_lines(before))))
+                 if r.parsed.page is not None), None)
+    first = numbered[0].parsed.page
+    return last is not None and first.kind == last.kind and first.value >= last.value
 
 
 def late_contents_heading(lines: list[Line]) -> int:
