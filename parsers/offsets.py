@@ -393,7 +393,9 @@ def map_entries(
             # reference entry start atop the next page) links the page before the heading: the numbered heading near
             # it, or a page next to it that sets a title the linked page does not print, takes the entry.
             headed = _headed_near(finder, labels_[i], key, link, prev, toc_set)
-            if headed is None and status == "linked" and len(key) >= 4:
+            if headed is None and status == "linked" and len(key) >= 4 and not _bare(texts[link - 1]):
+                # (a blank page linked, before a chapter opening on a right-hand page, keeps its entry, as a listed
+                # page holding nothing but its folio does)
                 headed = next((q for q in (link + 1, link - 1) if q >= prev and q not in toc_set
                                and 1 <= q <= page_count and finder.titled(key, q)), None)
             if headed is not None:
