@@ -51,8 +51,9 @@ class TocLine:
 
 
 # A section number glued to a title that opens with a letter or a command character ("24.104\\addindex": the
-# number overflowed the box a generated contents sets it in).
-_GLUED_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+)(?=[^\W\d_]|[\\@#<\[{])")
+# number overflowed the box a generated contents sets it in), also with the dot that ends a number in some languages'
+# typesetting ("3.8.16.2.Results": babel's Spanish numbers sections "3.14." and the number's box overflows the same way).
+_GLUED_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+\.?)(?=[^\W\d_]|[\\@#<\[{])")
 
 
 # A release's section is often titled by its version and date alone ("2.7 (2022-12-03)"): a title without letters
@@ -629,6 +630,8 @@ def find_toc(
         again = next((m for m in range(n + 1, min(page_count, n + 3) + 1)
                       if screen_page(text(m))[0] and _toc_page(layout(m), reading_of)), None)
         if again is None:
+            if n <= page_count and _listing_tail(layout(n), layout(pages[-1]), reading_of):
+                pages.append(n)  # the listing ends atop the page the body begins on
             break
         pages.append(again)
         n = again + 1
@@ -652,12 +655,85 @@ def find_toc(
         elif not blocks:
             blocks.append([])
         blocks[-1].extend(page_raws)
-    raws = max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None))
+    raws = _without_continued_heads(max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None)))
     entries = unglue_chapter_numbers([to_entry(r, layouts) for r in raws])
+    _align_page_indents(entries, raws)
     assign_levels(entries)
     heading = next((" ".join(ln.text.split()) for ln in reading[0][:10] if _HEADING_RE.match(ln.text)), "")
     return TocResult(entries, pages, None if entries else "contents pages found but no entries read", heading,
                      body_on_last_page)
+
+
+def _without_continued_heads(raws: list[_Raw]) -> list[_Raw]:
+    """The listing without the chapter titles reprinted atop its continuation pages.
+
+    A contents that runs over pages may repeat, first on each new page and without its page number, the title of the
+    chapter whose entries go on there (HTMLDOC's "4 - Designing a Simple Text Editor" over that chapter's last
+    sections): the chapter was listed already, with its number, and the repeat is no entry of its own.
+    """
+    seen: set[str] = set()
+    out: list[_Raw] = []
+    prev_page = None
+    for r in raws:
+        key = " ".join(r.parsed.title.casefold().split())
+        first_on_page = r.page != prev_page and prev_page is not None
+        prev_page = r.page
+        if first_on_page and r.parsed.page is None and key in seen:
+            continue
+        if r.parsed.page is not None:
+            seen.add(key)
+        out.append(r)
+    return out
+
+
+def _align_page_indents(entries: list[TocEntry], raws: list[_Raw]) -> None:
+    """Indents measured from one text block on every contents page.
+
+    A contents printed two-sided may set even pages' text block further left than odd pages' (a binding margin:
+    HTMLDOC's chapters at 72 pt on odd pages and 36 pt on even ones, their sections at 108 and 72): read as they are,
+    a section on an even page has a chapter's indent. Each page's text block is placed by its page-number column (its
+    right edge, where most of the page's numbers end), and a page whose column sits elsewhere than most pages' has its
+    entries' indents moved by the difference.
+    """
+    edge_of: dict[int, float] = {}
+    for page in {r.page for r in raws}:
+        ends = Counter(round(r.line.x1) for r in raws if r.page == page and r.parsed.page is not None)
+        if ends and ends.most_common(1)[0][1] >= 3:
+            edge_of[page] = ends.most_common(1)[0][0]
+    if len(set(edge_of.values())) < 2:
+        return
+    votes = Counter()
+    for r in raws:
+        if r.page in edge_of:
+            votes[edge_of[r.page]] += 1
+    ref = votes.most_common(1)[0][0]
+    for e in entries:
+        shift = ref - edge_of.get(e.toc_page, ref)
+        if abs(shift) >= 4:
+            e.x0 += shift
+
+
+def _listing_tail(lay: PageLayout, before: PageLayout, reading_lines: Callable[[PageLayout], list[Line]]) -> bool:
+    """Whether the page opens with the last rows of the listing on the page before, the body beginning under them.
+
+    A contents set without a page break after it (a LaTeX article, the SELinux CIL guide's) ends atop the page its
+    first chapter opens on: three or more rows with page numbers, first on the page, in page order and going on from
+    the previous page's last number, with prose below them. Such a page holds too few rows to read as a contents page
+    of its own."""
+    raws = read_page_entries(lay, lines=reading_lines(lay))
+    body = body_after_listing(raws)
+    if not body:
+        return False
+    listing = [r for r in raws if id(r) not in body]
+    numbered = [r for r in credible_entries(listing) if r.parsed.page is not None]
+    if len(numbered) < 3 or not in_page_order(numbered) or any(r.parsed.page is None for r in listing[:1]):
+        return False
+    if sum(1 for r in listing if r.parsed.page is None and id(r) not in body) > len(numbered) // 2:
+        return False
+    last = next((r.parsed.page for r in reversed(credible_entries(read_page_entries(before, lines=reading_lines(before))))
+                 if r.parsed.page is not None), None)
+    first = numbered[0].parsed.page
+    return last is not None and first.kind == last.kind and first.value >= last.value
 
 
 def late_contents_heading(lines: list[Line]) -> int:
@@ -684,7 +760,7 @@ def _toc_page(lay: PageLayout, reading_lines: Callable[[PageLayout], list[Line]]
 
 
 # A chapter number glued to a capitalised title ("11Index": the number's box overflowed into the title's).
-_GLUED_CHAPTER = re.compile(r"^(\d{1,3})(?=[^\W\d_][^\W\d_])")
+_GLUED_CHAPTER = re.compile(r"^(\d{1,3})\.?(?=[^\W\d_][^\W\d_])")
 
 
 def unglue_chapter_numbers(entries: list[TocEntry]) -> list[TocEntry]:

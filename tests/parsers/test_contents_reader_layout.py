@@ -113,3 +113,16 @@ def test_a_chapter_number_glued_to_its_title_is_split_off_when_it_is_the_next_ch
         toc = find_toc(pdf.page_count, pdf.text, pdf.layout)
     assert [(e.title, e.level) for e in toc.entries] == [
         ("1 Basics", 1), ("1.1 Setup", 2), ("2 Usage", 1), ("3 Index", 1), ("7Zip archives", 1)]
+
+
+def test_a_section_number_ending_in_a_dot_glued_to_its_title_is_split_off(tmp_path: Path) -> None:
+    # babel's Spanish numbers sections "3.14." and an overflowing number box loses the space: "3.14.LinkedList".
+    rows = [("1. Basics", "1"), ("1.1. Setup", "1"), ("1.2.LinkedList", "2"), ("1.2.1.Requirements", "2"),
+            ("2. Usage", "3"), ("3.Index", "4")]
+    with PdfSource(contents_book(tmp_path / "d.pdf", rows, [["!1. Basics", "!1.1. Setup"],
+                                                              ["!1.2. LinkedList", "!1.2.1. Requirements"],
+                                                              ["!2. Usage"], ["!3. Index"]])) as pdf:
+        toc = find_toc(pdf.page_count, pdf.text, pdf.layout)
+    assert [(e.numbering.label if e.numbering else None, e.level) for e in toc.entries] == [
+        ("1", 1), ("1.1", 2), ("1.2", 2), ("1.2.1", 3), ("2", 1), ("3", 1)]
+    assert [e.numbering.rest for e in toc.entries] == ["Basics", "Setup", "LinkedList", "Requirements", "Usage", "Index"]
