@@ -52,7 +52,12 @@ STAGES: dict[str, tuple[str, str]] = {
     # than a leaf's small print; chapters-only contents' sections; ragged contents; wrapped tails across weights
     # structure 8 (lead): a contents title of a version and a date alone ("2.7 (2022-12-03)") is an entry
     # structure 8 (lead): Portuguese "Sumário" heads a contents page
-    "structure": ("8", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+    # structure 9 (17nh): dblatex reference entries keep their Name/Synopsis/Description sections; amsart's
+    # small-capital numbered sections; heads atop the page in display type (generated example books); "Title :"
+    # (French colon) is a head; an index's letter groups in three columns
+    # structure 9 (17nc): HTMLDOC's two-sided contents (levels per page, reprinted chapter, far-jumping links);
+    # babel's glued section numbers ("3.14.LinkedList"); a listing's last rows atop the first chapter's page
+    "structure": ("9", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
