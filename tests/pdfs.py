@@ -148,3 +148,13 @@ def contents_book(path: Path, rows: Sequence[tuple[str, str]], body: Sequence[Se
         page.insert_text((w / 2, h - 40), str(k + 1), fontsize=9)
     doc.save(path)
     return path
+
+
+def rename_fonts(doc: pymupdf.Document, embedded: str, name: str) -> None:
+    """Give every font whose name holds ``embedded`` (a file PyMuPDF embedded) the name ``name`` ("/ABCDEF+CMBX10"),
+    as a TeX-made PDF names its subset fonts: rules that read a face by its name see what they see in the wild."""
+    for xref in range(1, doc.xref_length()):
+        for key in ("BaseFont", "FontName"):
+            kind, value = doc.xref_get_key(xref, key)
+            if kind == "name" and embedded in value:
+                doc.xref_set_key(xref, key, name)

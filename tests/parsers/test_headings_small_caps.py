@@ -10,6 +10,7 @@ import pymupdf
 
 from parsers.pdf import PdfSource
 from parsers.structure import recover_structure
+from tests.pdfs import rename_fonts
 
 SERIF = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"  # renamed below to Computer Modern's small capitals
 PROSE = "The proof system keeps a list of goals and refines each of them by the rules until none is left. " * 4
@@ -37,11 +38,7 @@ def _tutorial(path: Path) -> Path:
                              fontsize=12)
             page.insert_textbox(pymupdf.Rect(86, y + 6, 526, y + 96), PROSE, fontname="tiro", fontsize=12)
         page.insert_text((300, 760), str(s), fontname="tiro", fontsize=9)
-    for xref in range(1, doc.xref_length()):
-        for key in ("BaseFont", "FontName"):
-            kind, value = doc.xref_get_key(xref, key)
-            if kind == "name" and "DejaVu" in value:
-                doc.xref_set_key(xref, key, "/ABCDEF+CMCSC10")
+    rename_fonts(doc, "DejaVu", "/ABCDEF+CMCSC10")
     doc.save(path)
     doc.close()
     return path

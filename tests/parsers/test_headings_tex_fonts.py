@@ -9,6 +9,7 @@ import pymupdf
 
 from parsers.headings import detect_headings, outline_headings
 from parsers.pdf import PdfSource
+from tests.pdfs import rename_fonts
 
 SERIF = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"  # a regular face: MuPDF reads no weight from it
 PROSE = "The mesh generator reads the geometry and writes the mesh in the format the solver expects. " * 6
@@ -27,11 +28,7 @@ def _article(path: Path) -> Path:
                              fontsize=10)
             y += 130
         page.insert_textbox(pymupdf.Rect(72, y, 540, y + 90), PROSE, fontname="helv", fontsize=10)
-    for xref in range(1, doc.xref_length()):
-        for key in ("BaseFont", "FontName"):
-            kind, value = doc.xref_get_key(xref, key)
-            if kind == "name" and "DejaVu" in value:
-                doc.xref_set_key(xref, key, "/ABCDEF+CMBX10")
+    rename_fonts(doc, "DejaVu", "/ABCDEF+CMBX10")
     doc.save(path)
     doc.close()
     return path
