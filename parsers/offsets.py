@@ -386,14 +386,16 @@ def map_entries(
                  and (p >= prev or finder.on(key, p))]
         chosen: int | None = None
         status = "unverifiable"
-        printed_here = next((p for n, p in cands if n in ("label", "folio") and finder.on(key, p)), None)
-        if (cands and cands[0][0] == "link" and printed_here is not None and abs(printed_here - cands[0][1]) > HEAD_WINDOW
-                and cands[0][1] > _next_listed(entries, i, cur)):
-            # The link goes past the entries listed after this one, while a page that prints the listed number holds
-            # the title: a generator that resolves every anchor of one name to one target (HTMLDOC's "Colors" of
-            # chapter 3 linked to the appendix's "Colors") made it. The page's own number wins. A link near the
-            # listed page, or before the next entries, is the author's anchor, which the outline shares (hyperref's).
-            cands = [c for c in cands if c[0] != "link"]
+        if cands and cands[0][0] == "link":
+            printed_here = next((p for n, p in cands if n in ("label", "folio") and finder.on(key, p)), None)
+            if (printed_here is not None and abs(printed_here - cands[0][1]) > HEAD_WINDOW
+                    and cands[0][1] > _next_listed(entries, i, cur)):
+                # The link goes past the entries listed after this one, while a page that prints the listed number
+                # holds the title: a generator that resolves every anchor of one name to one target (HTMLDOC's
+                # "Colors" of chapter 3 linked to the appendix's "Colors") made it. The page's own number wins. A link
+                # near the listed page, or before the next entries, is the author's anchor, which the outline shares
+                # (hyperref's).
+                cands = [c for c in cands if c[0] != "link"]
         if cands and cands[0][0] == "link":
             link = cands[0][1]
             chosen, status = link, ("verified" if finder.on(key, link) else "linked")
