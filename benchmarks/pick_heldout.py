@@ -22,12 +22,18 @@ The rule:
 5. Stop after --count documents. With --kind, only documents of that kind are taken (run once without it,
    then with `--kind no-toc` to add documents without a printed contents; packages already in
    corpus_extra.tsv are skipped, so the second run continues the same order).
+6. `--suite` names the Debian release whose archive is read (default bookworm, the release of these machines).
+   By session 17o bookworm had no qualifying `no-toc` document left (`pick_heldout.py heldout10 --kind no-toc`
+   visited every candidate package and found none), so a group's no-toc documents may come from the next release
+   (`--suite trixie`): the same rule over that release's Contents-all.gz and binary-all Packages index, the .deb
+   downloaded from the archive's pool; the row's `suite` column tells benchmarks/fetch_extra.sh where to fetch it.
 """
 from __future__ import annotations
 
 import argparse
 import gzip
 import hashlib
+import lzma
 import re
 import subprocess
 import sys
@@ -38,7 +44,8 @@ from pathlib import Path
 import pymupdf
 
 HERE = Path(__file__).resolve().parent
-MIRROR = "http://deb.debian.org/debian/dists/bookworm/main/Contents-all.gz"
+ARCHIVE = "http://deb.debian.org/debian"
+DEFAULT_SUITE = "bookworm"  # the release of these machines: apt-get knows its packages
 COMMON = {"the", "and", "of", "to", "is", "in"}
 CONTENTS = re.compile(r"^\s*(table\s+of\s+)?contents\s*$", re.I | re.M)
 
@@ -74,6 +81,19 @@ def candidates(contents: Path) -> dict[str, list[str]]:
             for loc in m.group(2).split(","):
                 by_pkg.setdefault(loc.rsplit("/", 1)[-1], []).append(m.group(1))
     return by_pkg
+
+
+def suite_packages(suite: str, work: Path) -> dict[str, tuple[str, int, str]]:
+    """package -> (version, size, pool path) from another release's binary-all Packages index (no apt source needed)."""
+    index = work / f"Packages-all-{suite}.xz"
+    if not index.exists():
+        urllib.request.urlretrieve(f"{ARCHIVE}/dists/{suite}/main/binary-all/Packages.xz", index)
+    out: dict[str, tuple[str, int, str]] = {}
+    for stanza in lzma.decompress(index.read_bytes()).decode("utf-8", "replace").split("\n\n"):
+        f = dict(re.findall(r"^([A-Za-z-]+): (.*)$", stanza, re.M))
+        if {"Package", "Version", "Size", "Filename"} <= f.keys():
+            out[f["Package"]] = (f["Version"], int(f["Size"]), f["Filename"])
+    return out
 
 
 def deb_info(pkg: str) -> tuple[str, int] | None:
@@ -114,11 +134,13 @@ def main() -> int:
     ap.add_argument("--max-mb", type=float, default=80)
     ap.add_argument("--work", type=Path, default=HERE / ".work" / "pick")
     ap.add_argument("--out", type=Path, default=None, help="write the picked rows here (default: stdout)")
+    ap.add_argument("--suite", default=DEFAULT_SUITE, help="Debian release whose archive is read (rule 6)")
     args = ap.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
-    contents = args.work / "Contents-all.gz"
+    contents = args.work / ("Contents-all.gz" if args.suite == DEFAULT_SUITE else f"Contents-all-{args.suite}.gz")
     if not contents.exists():
-        urllib.request.urlretrieve(MIRROR, contents)
+        urllib.request.urlretrieve(f"{ARCHIVE}/dists/{args.suite}/main/Contents-all.gz", contents)
+    pool = {} if args.suite == DEFAULT_SUITE else suite_packages(args.suite, args.work)
     used_pkgs, ids = used()
     held = reserved()
     if len(held) < 10:
@@ -130,14 +152,16 @@ def main() -> int:
     for pkg in order:
         if len(rows) >= args.count:
             break
-        info = deb_info(pkg)
+        info = deb_info(pkg) if not pool else (pool[pkg][:2] if pkg in pool else None)
         if info is None or info[1] > args.max_mb * 1e6:
             print(f"skip {pkg}: {'not in apt' if info is None else f'{info[1] / 1e6:.0f} MB'}", file=sys.stderr)
             continue
         ver, _ = info
-        debdir = args.work / "debs"
+        debdir = args.work / ("debs" if not pool else f"debs-{args.suite}")
         debdir.mkdir(exist_ok=True)
-        if not list(debdir.glob(f"{pkg}_*.deb")):
+        if pool and not list(debdir.glob(f"{pkg}_*.deb")):
+            urllib.request.urlretrieve(f"{ARCHIVE}/{pool[pkg][2]}", debdir / pool[pkg][2].rsplit("/", 1)[-1])
+        elif not list(debdir.glob(f"{pkg}_*.deb")):
             subprocess.run(["apt-get", "download", "-q", f"{pkg}={ver}"], cwd=debdir, check=True,
                            capture_output=True)
         deb = sorted(debdir.glob(f"{pkg}_*.deb"))[0]
@@ -164,7 +188,7 @@ def main() -> int:
                     doc_id = f"{pkg}-{doc_id}"
                 ids.add(doc_id)
                 rows.append("\t".join([doc_id, pkg, ver, path, why, args.group, sha,
-                                       f"picked by benchmarks/pick_heldout.py {args.group}; {n} pages"]))
+                                       f"picked by benchmarks/pick_heldout.py {args.group}; {n} pages", args.suite]))
                 print(f"  yes {pkg} {path}: {why}, {n} pages", file=sys.stderr)
                 break
     text = "".join(r + "\n" for r in rows)
