@@ -692,7 +692,8 @@ def _drop_title_page(found: list[Heading]) -> None:
     title = {h.title.casefold() for h in found if h.page == 1 and h.numbering is None and not h.unit
              and (h.size, h.bold) not in later}
     found[:] = [h for h in found if h.unit or not (h.page == 1 and h.numbering is None and (h.size, h.bold) not in later)
-                and not (h.page == 1 and (DATE_LINE.match(h.title) or _THANKS.search(h.title) or _AUTHORS.match(h.title)))
+                and not (h.page == 1 and (DATE_LINE.match(h.title) or _THANKS.search(h.title) or _AUTHORS.match(h.title)
+                                          or h.styled))  # "gnuplot 5.4", a program's name as the title, set as the Parts
                 and not (h.page > 1 and h.numbering is None and h.title.casefold() in title)]
 
 
@@ -859,7 +860,10 @@ def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]
     kept, open_chapter = [], False
     for h in found:
         if h.size >= top_size - SIZE_JITTER:
-            open_chapter = h.numbering is None and not h.unit
+            # A contents or an index heading opens no chapter: the lists set under it (of figures, of tables) are
+            # front matter its outline leaves out.
+            open_chapter = h.numbering is None and not h.unit and not is_heading(h.title) \
+                and not BOOK_INDEX.match(title_key(h.title))
         if h.numbering is not None or h.recurs or h.size >= top_size - SIZE_JITTER or (
                 open_chapter and section is not None and abs(h.size - section[0]) <= SIZE_JITTER and h.bold == section[1]):
             kept.append(h)

@@ -151,3 +151,39 @@ def test_a_head_in_capitals_over_a_family_of_entries_is_their_section(tmp_path: 
                                            [("ERROR MESSAGES", 12, True)], [("FILE INDIRECTION", 12, True)]])
     titles = [t for _, t, _ in _entries(path)]
     assert "OBJECT TYPES" in titles and not set(entries) & set(titles)
+
+
+def test_lists_under_a_contents_heading_are_no_unnumbered_sections(tmp_path: Path) -> None:
+    # An OpenOffice book whose contents page is headed "Index" (French), the lists of figures and tables under it set
+    # as the numbered sections are: front matter, which its outline leaves out.
+    chapters = [("Index", ["Index des illustrations", "Index des tables"]),
+                ("1 Starting up", ["1.1 Introduction", "1.2 Audience", "1.3 Software"]),
+                ("2 Language concepts", ["2.1 Rule", "2.2 Models", "2.3 Views"])]
+    doc = pymupdf.open()
+    for chapter, sections in chapters:
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 90), chapter, fontname="hebo", fontsize=18)
+        y = 120.0
+        for s in sections:
+            page.insert_text((72, y), s, fontname="hebo", fontsize=16)
+            page.insert_textbox(pymupdf.Rect(72, y + 8, 520, y + 60), PROSE[:150], fontname="tiro", fontsize=12)
+            y += 80
+    doc.save(tmp_path / "tutorial.pdf")
+    doc.close()
+    assert not {"Index des illustrations", "Index des tables"} & {t for _, t, _ in _entries(tmp_path / "tutorial.pdf")}
+
+
+def test_a_lower_case_program_name_on_the_title_page_is_no_head(tmp_path: Path) -> None:
+    # gnuplot's title page: "gnuplot 5.4" in the bold 20.7 pt its Parts use, lower-case as the program is named.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((250, 170), "gnuplot 5.4", fontname="tibo", fontsize=20.7)
+    page.insert_text((200, 200), "An Interactive Plotting Program", fontname="tiro", fontsize=14.3)
+    for part in ("I Gnuplot", "II Plotting styles", "III Commands", "IV Terminals"):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 90), part, fontname="tibo", fontsize=20.7)
+        page.insert_text((72, 130), f"Introduction to {part.split()[1]}", fontname="tibo", fontsize=14.3)
+        page.insert_textbox(pymupdf.Rect(72, 140, 520, 300), PROSE, fontname="tiro", fontsize=10)
+    doc.save(tmp_path / "gnuplot.pdf")
+    doc.close()
+    assert "gnuplot 5.4" not in [t for _, t, _ in _entries(tmp_path / "gnuplot.pdf")]
