@@ -920,16 +920,19 @@ def _drop_entry_families(found: list[Heading]) -> list[Heading]:
     stay; so do sections that share a topic word but each open a page of their own ("Styles: arrows",
     "Styles: labels", ...)."""
     families: dict[tuple, list[Heading]] = {}
+    longer: dict[tuple, list[Heading]] = {}
     for h in found:
         words = h.title.split()
-        if h.numbering is None and not h.chunk and 2 <= len(words) <= 5:
+        if h.numbering is None and not h.chunk and len(words) >= 2:
             # A head in capitals over the entries ("OBJECT TYPES" over "Object type 1 triangle" ...) is their section.
-            families.setdefault((h.size, h.bold, words[0].casefold(), h.title.isupper()), []).append(h)
+            key = (h.size, h.bold, words[0].casefold(), h.title.isupper())
+            (families if len(words) <= 5 else longer).setdefault(key, []).append(h)
     # Titles differing only in their numbers ("News for Version 4.4", "News for Version 4.3": a release's notes)
-    # are a run of sections, not entries naming one thing each.
-    entries = {id(h) for fam in families.values() if len(fam) >= FAMILY_SIZE
+    # are a run of sections, not entries naming one thing each. A family found, its entries with a longer
+    # description ("Object type 7 explicit surface normals at vertices of ...") are in it too.
+    entries = {id(h) for key, fam in families.items() if len(fam) >= FAMILY_SIZE
                and len(fam) >= ENTRIES_PER_PAGE * len({h.page for h in fam})
-               and len({re.sub(r"\d+", "#", h.title.casefold()) for h in fam}) > 1 for h in fam}
+               and len({re.sub(r"\d+", "#", h.title.casefold()) for h in fam}) > 1 for h in fam + longer.get(key, [])}
     return [h for h in found if id(h) not in entries]
 
 

@@ -145,7 +145,9 @@ def test_a_title_page_list_of_authors_by_initials_is_no_head(tmp_path: Path) -> 
 def test_a_head_in_capitals_over_a_family_of_entries_is_their_section(tmp_path: Path) -> None:
     # "OBJECT TYPES" over "Object type 1 triangle", "Object type 2 sphere" ...: the entries share its first word and
     # style, but the head in capitals is the section they belong to, which the outline lists.
-    entries = ["Object type 1 triangle", "Object type 2 sphere", "Object type 3 cylinder", "Object type 5 plane"]
+    # An entry with a longer description ("Object type 7 explicit surface normals ...") is one of them.
+    entries = ["Object type 1 triangle", "Object type 2 sphere", "Object type 3 cylinder", "Object type 5 plane",
+               "Object type 7 explicit surface normals at vertices"]
     path = _book(tmp_path / "render.pdf", [[("HEADER RECORDS", 12, True)], [("SAMPLE HEADERS", 12, True)],
                                            [("OBJECT TYPES", 12, True)] + [(e, 12, True) for e in entries],
                                            [("ERROR MESSAGES", 12, True)], [("FILE INDIRECTION", 12, True)]])
