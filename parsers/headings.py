@@ -932,8 +932,14 @@ def _drop_entry_families(found: list[Heading]) -> list[Heading]:
     # description ("Object type 7 explicit surface normals at vertices of ...") are in it too.
     entries = {id(h) for key, fam in families.items() if len(fam) >= FAMILY_SIZE
                and len(fam) >= ENTRIES_PER_PAGE * len({h.page for h in fam})
-               and len({re.sub(r"\d+", "#", h.title.casefold()) for h in fam}) > 1 for h in fam + longer.get(key, [])}
+               and len({re.sub(r"\d+", "#", h.title.casefold()) for h in fam}) > 1
+               for h in fam + [x for x in longer.get(key, []) if _opening(x) in {_opening(f) for f in fam}]}
     return [h for h in found if id(h) not in entries]
+
+
+def _opening(h: Heading) -> str:
+    """A title's first two words, casefolded: what a family's entries with a longer description share with it."""
+    return " ".join(h.title.casefold().split()[:2])
 
 
 LIST_REPEATS = 1 / 3  # share of top-level numbers that repeat an earlier one before the numbering reads as a list's
