@@ -54,6 +54,7 @@ class Heading:
     chunk: bool = False  # a literate program's named code chunk where it is defined ("<Emit encoded character 20> ="): _chunk_name
     after: str = ""  # the first line of text under the head
     recurs: bool = False  # a section recurring under every entry of a series ("Name", "Synopsis"): _drop_repeats
+    styled: bool = False  # a head only by its style ("Viewing the data.", "w1retap dependencies"): _styled_head
 
 
 def body_size(layouts: Sequence[PageLayout]) -> float:
@@ -112,7 +113,7 @@ CODE_ONLY = 0.25  # proportional text under this share of the monospace text: a 
 
 
 def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, strong_only: bool = False,
-                  wrapped: bool = False, top_styles: frozenset = frozenset()) -> bool:
+                  wrapped: bool = False, top_styles: frozenset = frozenset(), loose: bool = False) -> bool:
     text = ln.text.strip()
     if not text or len(text) > 120 or len(text.split()) > 16:
         return False
@@ -153,16 +154,37 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
             return False
     if not bigger and re.search(r"[^\W\d_]-$", text):
         return False  # a paragraph line hyphenated at its end
+    # ``loose`` (the line above is set otherwise: no paragraph in large type goes on here): a line set larger than
+    # the body may end in a full stop or open lower-case; it is a head only where the document sets others in its
+    # style (_styled_head, detect_headings).
+    apart = loose and bigger
     if text[-1:] in ";/&(" or text.endswith(",") and not (wrapped and numbered is not None) or (
-            text.endswith(".") and numbered is None):
+            text.endswith(".") and numbered is None and not (apart and _one_sentence(text))):
         return False  # a sentence or the tail of one, or a fragment ("Increase /" over a table column)
     first = text.lstrip("\"'\u201c(\u2018[")[:1]
     if first.islower() and not (bigger and (_NAME_LINE.match(text) and gap_above >= ln.y1 - ln.y0
-                                            or top_styles and _SOURCE_FILE.match(text))):
+                                            or top_styles and _SOURCE_FILE.match(text)) or apart):
         return False  # a paragraph continuing from the line above; a manual page's "alimask - calculate ..." stays
     if len(text.split()) > MAX_HEAD_WORDS and numbered is None:
         return False
     return True
+
+
+def _one_sentence(text: str) -> bool:
+    """A short title closed by one full stop ("Viewing the data."), not an ellipsis, an abbreviation or a sentence
+    ending inside the line."""
+    return not text.endswith("..") and not SENTENCE.search(text) and len(text.rstrip(".").split()) >= 2 \
+        and text.count(".") == 1
+
+
+def _styled_head(text: str, ln: Line) -> bool:
+    """A candidate only ``loose`` let in: a larger line ending in a full stop, or opening lower-case (a program's
+    name: "w1retap dependencies"). Word processors' heads keep the author's full stop and case."""
+    return text.endswith(".") and parse_numbering(text) is None or text.lstrip("\"'\u201c(\u2018[")[:1].islower() \
+        and not _NAME_LINE.match(text) and not _SOURCE_FILE.match(text)
+
+
+STYLED_SHARE = 3  # other heads in a line's style before a full stop or a lower-case start does not keep it out
 
 
 # "4.1. Priority Trees. Note the commands ...": a subsection number, a short title and its full stop, then the text.
@@ -383,7 +405,9 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 continue
             nxt = lay.lines[i + 1] if i + 1 < len(lay.lines) else None
             wrapped = text.endswith(",") and _wraps(ln, nxt)  # asked of every line: only a comma makes it matter
-            if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped, top_styles) or _definition_term(
+            above = lay.lines[i - 1] if i else None
+            loose = not strong_only and (above is None or abs(above.size - ln.size) >= 0.5 or _bold(above) != _bold(ln))
+            if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped, top_styles, loose) or _definition_term(
                     ln, nxt, body, margin, lay.lines[i + 2] if i + 2 < len(lay.lines) else None):
                 chunk = None if strong_only or text[:1] not in _CHUNK_OPEN else _chunk_name(text)
                 head = None if strong_only or chunk is not None else _run_in(text, ln, body, gap_above)
@@ -430,11 +454,15 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 prev_line = ln
                 head_width = max(head_width, ln.x1 - ln.x0)
                 continue
-            h = Heading(lay.number, text, round(ln.size, 1), _bold(ln), ln.y0, numbering=parse_numbering(text))
+            h = Heading(lay.number, text, round(ln.size, 1), _bold(ln), ln.y0, numbering=parse_numbering(text),
+                        styled=not strong_only and _styled_head(text, ln))
             found.append(h)
             prev, prev_line = h, ln
             head_width = ln.x1 - ln.x0
     found = [h for h in found if parse_page_number(h.title) is None]
+    # A head by its style only ("Viewing the data.") where the document sets other heads that way.
+    styles = Counter((h.size, h.bold) for h in found if not h.styled and not h.unit)
+    found = [h for h in found if not h.styled or styles[(h.size, h.bold)] >= STYLED_SHARE]
     if top_styles:
         _name_by_files(found)
     _drop_contents_lines(found)
@@ -500,7 +528,7 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
         # "Name" section ("def-constant — Binds a symbol"); the name heads the unit, and the sections that recur
         # under every entry stay out of the outline, as FOP's outline leaves them.
         named = [h for h in found if h.title.casefold() == lead and _NAME_LINE.match(h.after)]
-        headed = _named_by_heads(found, named)
+        headed = _named_by_heads(found, named) or _headed_by_display(found, lead)
         # Unless the entry's name is set as a head of its own over its "Name" section (DocBook refentries through
         # dblatex): then the document heads each entry and its recurring sections, as a series of manual pages
         # named by their header lines does, and its outline lists both.
@@ -531,6 +559,18 @@ def _named_by_heads(found: list[Heading], named: list[Heading]) -> bool:
     same = sum(1 for h in named if at[id(h)] and title_key(found[at[id(h)] - 1].title)
                == title_key(_NAME_LINE.match(h.after).group(1).split(",")[0]))  # type: ignore[union-attr]
     return same >= NAMED_SHARE * len(named)
+
+
+def _headed_by_display(found: list[Heading], lead: str) -> bool:
+    """Each unit of the series is headed by its name set larger than its sections, just above its first one (man
+    pages typeset one after the other by a word processor: "AVS2PS" at 18 pt over "SYNOPSIS" at the body's size):
+    for most returns of the lead section, the head before it is larger, one style for all, a different name each.
+    The sections keep man(7)'s capitals; a guide's own subsections under its pages ("Synopsis" under "alimask -
+    add a column mask"), which its outline leaves out, do not."""
+    at = [i for i, h in enumerate(found) if h.title.casefold() == lead and h.title.isupper()]
+    above = [found[i - 1] for i in at if i and found[i - 1].size > found[i].size + 0.9]
+    return (len(above) >= NAMED_SHARE * len(at) and len({(h.size, h.bold) for h in above}) == 1
+            and len({h.title.casefold() for h in above}) == len(above))
 
 
 def _optional_sections(found: list[Heading], recurring: set[str]) -> set[str]:
@@ -645,16 +685,23 @@ def _drop_title_page(found: list[Heading]) -> None:
     # about which styles the sections use.
     first = {h.title.casefold() for h in found if h.page == 1 and h.numbering is None and not h.unit}
     later = {(h.size, h.bold) for h in found if h.page > 2 and h.title.casefold() not in first}
+    if any((h.size, h.bold) in later for h in found if h.page == 1 and not h.unit):
+        # The text starts on page 1 (a head there in a style of the later sections: "Overview" under the title):
+        # a head on page 2 is a section too, and page 1's head in its style ("Introduction" as "Installation").
+        later |= {(h.size, h.bold) for h in found if h.page == 2 and h.title.casefold() not in first}
     title = {h.title.casefold() for h in found if h.page == 1 and h.numbering is None and not h.unit
              and (h.size, h.bold) not in later}
     found[:] = [h for h in found if h.unit or not (h.page == 1 and h.numbering is None and (h.size, h.bold) not in later)
-                and not (h.page == 1 and (DATE_LINE.match(h.title) or _THANKS.search(h.title)))
+                and not (h.page == 1 and (DATE_LINE.match(h.title) or _THANKS.search(h.title) or _AUTHORS.match(h.title)
+                                          or h.styled))  # "gnuplot 5.4", a program's name as the title, set as the Parts
                 and not (h.page > 1 and h.numbering is None and h.title.casefold() in title)]
 
 
 # A title or an author's name carrying a footnote mark (LaTeX's \\thanks: "J. Wiersma†", "The package∗"): read as
 # numbered ("J."), it escapes the title-page style test.
 _THANKS = re.compile(r"[^\W\d_][\u2020\u2021\u2217*\u00a7\u00b6]$")
+# A title page's list of authors by their initials ("D. Aspinall, P. Courtieu, E. Martin-Dorel"), read as numbered "D.".
+_AUTHORS = re.compile(r"^(?:[A-Z]\.\s?)+[A-Z][^\W\d_]+(?:[-\u2013][A-Z][^\W\d_]+)?(?:,\s*(?:and\s+)?(?:[A-Z]\.\s?)+\S+)+")
 _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|" \
          r"nov(?:ember)?|dec(?:ember)?)\.?"
 # A date standing alone, perhaps with its version: "29 January 2020 (v0.5)", "Dec 17, 2022", "2022-12-17", "March 2021".
@@ -805,7 +852,22 @@ def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]
     top = min(h.numbering.depth for h in decimal)  # type: ignore[union-attr]
     sizes = sorted(h.size for h in decimal if h.numbering.depth == top)  # type: ignore[union-attr]
     top_size = sizes[len(sizes) // 2]
-    return [h for h in found if h.numbering is not None or h.recurs or h.size >= top_size - SIZE_JITTER]
+    # Under an unnumbered chapter ("Preface", an unnumbered appendix) the sections are unnumbered too, set as the
+    # numbered chapters' sections are ("News for Version 4.4" as "1.1 Installing"): Texinfo's @unnumberedsec,
+    # which its outline lists.
+    second = Counter((h.size, h.bold) for h in decimal if h.numbering.depth == top + 1)  # type: ignore[union-attr]
+    section = second.most_common(1)[0][0] if second else None
+    kept, open_chapter = [], False
+    for h in found:
+        if h.size >= top_size - SIZE_JITTER:
+            # A contents or an index heading opens no chapter: the lists set under it (of figures, of tables) are
+            # front matter its outline leaves out.
+            open_chapter = h.numbering is None and not h.unit and not is_heading(h.title) \
+                and not BOOK_INDEX.match(title_key(h.title))
+        if h.numbering is not None or h.recurs or h.size >= top_size - SIZE_JITTER or (
+                open_chapter and section is not None and abs(h.size - section[0]) <= SIZE_JITTER and h.bold == section[1]):
+            kept.append(h)
+    return kept
 
 
 MIN_NUMBERED = 5  # numbered headings before numbering is taken as the document's scheme
@@ -858,13 +920,26 @@ def _drop_entry_families(found: list[Heading]) -> list[Heading]:
     stay; so do sections that share a topic word but each open a page of their own ("Styles: arrows",
     "Styles: labels", ...)."""
     families: dict[tuple, list[Heading]] = {}
+    longer: dict[tuple, list[Heading]] = {}
     for h in found:
         words = h.title.split()
-        if h.numbering is None and not h.chunk and 2 <= len(words) <= 5:
-            families.setdefault((h.size, h.bold, words[0].casefold()), []).append(h)
-    entries = {id(h) for fam in families.values() if len(fam) >= FAMILY_SIZE
-               and len(fam) >= ENTRIES_PER_PAGE * len({h.page for h in fam}) for h in fam}
+        if h.numbering is None and not h.chunk and len(words) >= 2:
+            # A head in capitals over the entries ("OBJECT TYPES" over "Object type 1 triangle" ...) is their section.
+            key = (h.size, h.bold, words[0].casefold(), h.title.isupper())
+            (families if len(words) <= 5 else longer).setdefault(key, []).append(h)
+    # Titles differing only in their numbers ("News for Version 4.4", "News for Version 4.3": a release's notes)
+    # are a run of sections, not entries naming one thing each. A family found, its entries with a longer
+    # description ("Object type 7 explicit surface normals at vertices of ...") are in it too.
+    entries = {id(h) for key, fam in families.items() if len(fam) >= FAMILY_SIZE
+               and len(fam) >= ENTRIES_PER_PAGE * len({h.page for h in fam})
+               and len({re.sub(r"\d+", "#", h.title.casefold()) for h in fam}) > 1
+               for h in fam + [x for x in longer.get(key, []) if _opening(x) in {_opening(f) for f in fam}]}
     return [h for h in found if id(h) not in entries]
+
+
+def _opening(h: Heading) -> str:
+    """A title's first two words, casefolded: what a family's entries with a longer description share with it."""
+    return " ".join(h.title.casefold().split()[:2])
 
 
 LIST_REPEATS = 1 / 3  # share of top-level numbers that repeat an earlier one before the numbering reads as a list's
