@@ -155,9 +155,19 @@ def fragments(dict data, object bold_search, object mono_flag):
             if named is None:
                 named = bold_name[font] = bool(bold_search(font))
             x0, y0, x1, y1 = line["bbox"]
-            raw.append((x0, y0, x1, y1, text, round(float(main.get("size", 0.0)), 1), bool(flags & 16) or named, font,
-                        bool(flags & mono_flag)))
+            size = float(main.get("size", 0.0))
+            if y1 - y0 > 2.5 * size and _diagonal(line.get("dir")):
+                continue  # a watermark set across the page at an angle (parsers.pdf.diagonal)
+            raw.append((x0, y0, x1, y1, text, round(size, 1), bool(flags & 16) or named, font, bool(flags & mono_flag)))
     return raw
+
+
+cdef bint _diagonal(object direction):
+    """``parsers.pdf.diagonal``."""
+    if not direction:
+        return False
+    dx, dy = direction
+    return abs(dx) > 0.2 and abs(dy) > 0.2
 
 
 cdef struct Key:

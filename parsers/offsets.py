@@ -423,9 +423,15 @@ def map_entries(
                 headed = _headed_near(finder, labels_[i], key, cands[0][1], prev, toc_set)
                 if headed is not None:
                     chosen, status = headed, "corrected"
+            # One of a run of entries listed with one number, the run's titles found on the page it maps to: the
+            # entry stays there even where the text layer lost its title, unless a page nearby sets the title as a
+            # line of its own (DocBook's reference entry listed a page early); a page that prints it inside a longer
+            # title ("gpio_api.dox" in "x400_gpio_api.dox File Reference") is no evidence.
+            in_run = bool(cands) and _same_page_run(entries, i, cands[0][1])
             if chosen is None and cands:
                 near = finder.near(key, cands[0][1]) if len(key) >= 4 else None
-                if near is not None and near >= prev and near not in toc_set:  # the listing itself is not the section
+                if (near is not None and near >= prev and near not in toc_set  # the listing itself is not the section
+                        and (not in_run or finder.titled(key, near))):
                     chosen, status = near, "corrected"
             if chosen is None and e.page is not None and e.page.kind == "arabic" and len(key) >= 6 and key not in repeated:
                 # Piecewise: the numbering may restart or pages may be inserted. Accept a new offset
@@ -434,7 +440,7 @@ def map_entries(
                 # times ("Detailed Description" under every class) is no evidence of where this one is:
                 # an offset moved by it would misplace every entry after it.
                 found = [p for p in finder.pages_with(key, prev, page_count)
-                         if p not in toc_set and p != (cands[0][1] if cands else -1)]
+                         if p not in toc_set and p != (cands[0][1] if cands else -1) and (not in_run or finder.titled(key, p))]
                 for p in found[:3]:
                     new = p - e.page.value
                     if len(found) == 1 or _next_agrees(entries, keys, i, new, finder, repeated):
@@ -498,6 +504,21 @@ def _headed_near(finder: _Finder, label: str, key: str, page: int, prev: int, to
         if q != page and q not in toc_set and finder.headed(label, key, q):
             return q
     return None
+
+
+def _same_page_run(entries: list[TocEntry], i: int, page: int) -> bool:
+    """Whether the entries just before entry ``i`` list its printed page too, and the nearest of them whose title
+    was found was found on ``page``: the page of a run of entries listed with one number (Doxygen's dozens of short
+    file references on one page), some of whose titles the text layer lost."""
+    if entries[i].page is None:
+        return False
+    for j in range(i - 1, -1, -1):
+        e = entries[j]
+        if e.page != entries[i].page:
+            return False
+        if e.status in CHECKED:
+            return e.physical == page
+    return False
 
 
 def _next_listed(entries: list[TocEntry], i: int, offset: int) -> int:

@@ -356,9 +356,23 @@ def _fragments(data: dict) -> list[tuple]:
             if named is None:
                 named = bold_name[font] = bool(_BOLD_FONT.search(font))
             x0, y0, x1, y1 = line["bbox"]
-            raw.append((x0, y0, x1, y1, text, round(float(main.get("size", 0.0)), 1), bool(flags & 16) or named, font,
-                        bool(flags & mono_flag)))
+            size = float(main.get("size", 0.0))
+            if y1 - y0 > 2.5 * size and diagonal(line.get("dir")):
+                continue  # a watermark set across the page at an angle, whose box covers the lines it crosses
+            raw.append((x0, y0, x1, y1, text, round(size, 1), bool(flags & 16) or named, font, bool(flags & mono_flag)))
     return raw
+
+
+def diagonal(direction: tuple[float, float] | None) -> bool:
+    """Whether a line's writing direction is neither across nor up and down the page (a watermark's 45 degrees).
+
+    A diagonal line's box spans the height of every line it crosses ("Mellanox Technologies" at 45 degrees over a
+    contents page), so merged by height it would run a dozen entries into one line. Text turned 90 degrees (a
+    landscape table, an arXiv stamp in the margin) keeps its box and stays."""
+    if not direction:
+        return False
+    dx, dy = direction
+    return abs(dx) > 0.2 and abs(dy) > 0.2
 
 
 def page_links(page: "pymupdf.Page") -> list[tuple[float, float, int]]:

@@ -630,8 +630,9 @@ def find_toc(
         again = next((m for m in range(n + 1, min(page_count, n + 3) + 1)
                       if screen_page(text(m))[0] and _toc_page(layout(m), reading_of)), None)
         if again is None:
-            if n <= page_count and _listing_tail(layout(n), layout(pages[-1]), reading_of):
-                pages.append(n)  # the listing ends atop the page the body begins on
+            if n <= page_count and (_listing_tail(layout(n), layout(pages[-1]), reading_of)
+                                    or _last_rows(layout(n), layout(pages[-1]), reading_of, page_count)):
+                pages.append(n)  # the listing ends atop the page the body begins on, or on a page of its own
             break
         pages.append(again)
         n = again + 1
@@ -734,6 +735,26 @@ def _listing_tail(lay: PageLayout, before: PageLayout, reading_lines: Callable[[
                  if r.parsed.page is not None), None)
     first = numbered[0].parsed.page
     return last is not None and first.kind == last.kind and first.value >= last.value
+
+
+def _last_rows(lay: PageLayout, before: PageLayout, reading_lines: Callable[[PageLayout], list[Line]],
+               page_count: int) -> bool:
+    """Whether the page holds only the listing's last row or two, alone on a page of their own.
+
+    A contents whose last rows spill over (Sphinx's LaTeX: "A GNU Free Documentation License 41" and "Index 47"
+    over aunit-cb's otherwise empty fourth page) leaves too few rows to read as a contents page: every line of the
+    page, margins aside, is a row ending in a page number in the previous page's number column, going on from that
+    page's last number and within the document."""
+    raws = read_page_entries(lay, lines=reading_lines(lay))
+    if not raws or len(raws) > 2 or any(r.parsed.page is None or r.parsed.page.kind != "arabic" for r in raws):
+        return False
+    prev = [r for r in credible_entries(read_page_entries(before, lines=reading_lines(before))) if r.parsed.page is not None]
+    if len(prev) < 3 or prev[-1].parsed.page.kind != "arabic":  # type: ignore[union-attr]
+        return False
+    edges = _edges([r.line.x1 for r in prev])
+    values = [prev[-1].parsed.page.value] + [r.parsed.page.value for r in raws]  # type: ignore[union-attr]
+    return (all(_aligned(r.line.x1, edges) or r.parsed.leader for r in raws) and values == sorted(values)
+            and values[-1] <= page_count)
 
 
 def late_contents_heading(lines: list[Line]) -> int:
