@@ -114,6 +114,9 @@ CODE_ONLY = 0.25  # proportional text under this share of the monospace text: a 
 def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, strong_only: bool = False,
                   wrapped: bool = False, top_styles: frozenset = frozenset()) -> bool:
     text = ln.text.strip()
+    if ln.size < body + 0.9 and not text[:1].isdecimal() and not _bold(ln):
+        return False  # running text: a line neither larger nor bold is a head only when numbered (_capitals_head);
+        # asked first, as most lines are running text (an equivalent test, see test_speed_memo.py)
     if not text or len(text) > 120 or len(text.split()) > 16:
         return False
     if top_styles and _style(ln) not in top_styles:
