@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 from parsers.layout import Line, PageLayout
+from parsers.memo import per_document_object
 from parsers.numbering import Numbering, parse_numbering, parse_page_number
 from parsers.offsets import title_key
 from parsers.toc import DOT_LEADERS, is_heading, part_entries
@@ -61,8 +62,9 @@ def body_size(layouts: Sequence[PageLayout]) -> float:
     counts: Counter[float] = Counter()
     code: Counter[float] = Counter()
     for lay in layouts:
-        for ln in lay.lines:
-            (code if _monospace(ln) else counts)[round(ln.size, 1)] += len(ln.text)
+        text, listings = _page_sizes(lay)  # counted once a page: a document's body is asked for over many ranges
+        counts.update(text)
+        code.update(listings)
     # Code listings are not the body: a package manual whose 8-pt examples outweigh its 12-pt prose would make
     # every prose line "larger than the body". A document set (nearly) all in monospace keeps its code.
     if sum(counts.values()) < CODE_ONLY * sum(code.values()):
@@ -81,6 +83,16 @@ def body_size(layouts: Sequence[PageLayout]) -> float:
 
 
 SIZE_JITTER = 0.25
+
+
+@per_document_object
+def _page_sizes(lay: PageLayout) -> tuple[Counter[float], Counter[float]]:
+    """Characters of a page by font size (to 0.1 pt), of proportional text and of monospace (code); read only."""
+    counts: Counter[float] = Counter()
+    code: Counter[float] = Counter()
+    for ln in lay.lines:
+        (code if _monospace(ln) else counts)[round(ln.size, 1)] += len(ln.text)
+    return counts, code
 
 
 def _monospace(ln: Line) -> bool:
