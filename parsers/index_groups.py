@@ -46,7 +46,7 @@ def letter_groups(layouts: Sequence[PageLayout], index: Heading, until: Heading 
     """The index's letter groups, one Heading each a level below ``index``, in order; [] when fewer than
     MIN_GROUPS letters run in alphabetical order (an index without group heads)."""
     found: list[tuple[tuple, str, int, float, float, float]] = []  # (reading order, title, page, y0, size, height)
-    heights: list[float] = []  # of every word on the index's pages: the entries' height
+    read: list[list[Word]] = []  # every line's words on the index's pages: the entries' height, asked for last
     for lay in layouts:
         if lay.number < index.page or (until is not None and lay.number > until.page):
             continue
@@ -60,7 +60,7 @@ def letter_groups(layouts: Sequence[PageLayout], index: Heading, until: Heading 
                 continue
             size = max(ln.size, 1.0)
             words = ln.words
-            heights.extend(w.y1 - w.y0 for w in words)
+            read.append(words)
             for i, w in enumerate(words):
                 text = w.text.strip()
                 if not (len(text) == 1 and "A" <= text <= "Z") and text.casefold() not in _LEAD_GROUPS:
@@ -79,7 +79,7 @@ def letter_groups(layouts: Sequence[PageLayout], index: Heading, until: Heading 
     chain = _alphabetical_chain([f[1] for f in found])
     if sum(1 for i in chain if len(found[i][1]) == 1) < MIN_GROUPS:
         return []
-    entry = statistics.median(heights)
+    entry = statistics.median([w.y1 - w.y0 for words in read for w in words])  # only for an index with letters
     if sum(found[i][5] > DISPLAY * entry for i in chain) * 2 > len(chain):
         return []  # display letters: not in the outline
     return [Heading(found[i][2], found[i][1], found[i][4], True, found[i][3], level=index.level + 1) for i in chain]
