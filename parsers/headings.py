@@ -401,8 +401,10 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped, top_styles) or _definition_term(
                     ln, nxt, body, margin, lay.lines[i + 2] if i + 2 < len(lay.lines) else None):
                 chunk = None if strong_only or text[:1] not in _CHUNK_OPEN else _chunk_name(text)
-                head = None if strong_only or chunk is not None else _run_in(text, ln, body, gap_above)
-                lead = None if strong_only or head is not None or chunk is not None else _bold_run_in(text, ln, body, gap_above)
+                digit = text[:1].isdecimal()  # both run-in heads open with their number (_RUN_IN, _NUMBERED_START)
+                head = None if strong_only or chunk is not None or not digit else _run_in(text, ln, body, gap_above)
+                lead = None if strong_only or head is not None or chunk is not None or not digit else _bold_run_in(
+                    text, ln, body, gap_above)
                 if chunk is not None:
                     found.append(Heading(lay.number, chunk, round(ln.size, 1), _bold(ln), ln.y0, chunk=True))
                 elif head is not None:

@@ -94,6 +94,17 @@ def test_only_text_opening_with_a_decimal_digit_has_decimal_numbering() -> None:
             assert numbering is None or numbering.kind != "decimal", text
 
 
+def test_run_in_heads_are_looked_for_only_in_lines_opening_with_a_digit() -> None:
+    """The headings detector asks for a run-in head only where the line opens with a decimal digit, as both patterns
+    require: a pattern that let another opening through would need that test changed with it."""
+    from parsers.headings import _NUMBERED_START, _RUN_IN
+
+    for pattern in (_RUN_IN, _NUMBERED_START):
+        assert pattern.pattern.startswith((r"^(\d", r"^\d")), pattern.pattern
+        assert pattern.match("4.1 Degrees. To disable the") and not pattern.match("A.1 Degrees. To disable the")
+        assert pattern.match("\u0664.1 Degrees. To disable it")  # \d is any decimal digit, as str.isdecimal
+
+
 def test_a_document_is_read_in_one_scope_of_answers_that_ends_with_it(tmp_path: Path) -> None:
     path = tmp_path / "plain.pdf"
     doc = pymupdf.open()
