@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 from parsers.layout import Line, PageLayout
+from parsers.memo import per_document_object
 from parsers.numbering import Numbering, parse_numbering, parse_page_number
 from parsers.offsets import title_key
 from parsers.toc import DOT_LEADERS, is_heading, part_entries
@@ -62,8 +63,9 @@ def body_size(layouts: Sequence[PageLayout]) -> float:
     counts: Counter[float] = Counter()
     code: Counter[float] = Counter()
     for lay in layouts:
-        for ln in lay.lines:
-            (code if _monospace(ln) else counts)[round(ln.size, 1)] += len(ln.text)
+        text, listings = _page_sizes(lay)  # counted once a page: a document's body is asked for over many ranges
+        counts.update(text)
+        code.update(listings)
     # Code listings are not the body: a package manual whose 8-pt examples outweigh its 12-pt prose would make
     # every prose line "larger than the body". A document set (nearly) all in monospace keeps its code.
     if sum(counts.values()) < CODE_ONLY * sum(code.values()):
@@ -82,6 +84,16 @@ def body_size(layouts: Sequence[PageLayout]) -> float:
 
 
 SIZE_JITTER = 0.25
+
+
+@per_document_object
+def _page_sizes(lay: PageLayout) -> tuple[Counter[float], Counter[float]]:
+    """Characters of a page by font size (to 0.1 pt), of proportional text and of monospace (code); read only."""
+    counts: Counter[float] = Counter()
+    code: Counter[float] = Counter()
+    for ln in lay.lines:
+        (code if _monospace(ln) else counts)[round(ln.size, 1)] += len(ln.text)
+    return counts, code
 
 
 def _monospace(ln: Line) -> bool:
@@ -115,6 +127,9 @@ CODE_ONLY = 0.25  # proportional text under this share of the monospace text: a 
 def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, strong_only: bool = False,
                   wrapped: bool = False, top_styles: frozenset = frozenset(), loose: bool = False) -> bool:
     text = ln.text.strip()
+    if ln.size < body + 0.9 and not text[:1].isdecimal() and not _bold(ln):
+        return False  # running text: a line neither larger nor bold is a head only when numbered (_capitals_head);
+        # asked first, as most lines are running text (an equivalent test, see test_speed_memo.py)
     if not text or len(text) > 120 or len(text.split()) > 16:
         return False
     if top_styles and _style(ln) not in top_styles:
@@ -410,8 +425,10 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped, top_styles, loose) or _definition_term(
                     ln, nxt, body, margin, lay.lines[i + 2] if i + 2 < len(lay.lines) else None):
                 chunk = None if strong_only or text[:1] not in _CHUNK_OPEN else _chunk_name(text)
-                head = None if strong_only or chunk is not None else _run_in(text, ln, body, gap_above)
-                lead = None if strong_only or head is not None or chunk is not None else _bold_run_in(text, ln, body, gap_above)
+                digit = text[:1].isdecimal()  # both run-in heads open with their number (_RUN_IN, _NUMBERED_START)
+                head = None if strong_only or chunk is not None or not digit else _run_in(text, ln, body, gap_above)
+                lead = None if strong_only or head is not None or chunk is not None or not digit else _bold_run_in(
+                    text, ln, body, gap_above)
                 if chunk is not None:
                     found.append(Heading(lay.number, chunk, round(ln.size, 1), _bold(ln), ln.y0, chunk=True))
                 elif head is not None:

@@ -15,7 +15,7 @@ import statistics
 from typing import Sequence
 
 from parsers.headings import BOOK_INDEX, MARGIN, Heading
-from parsers.layout import PageLayout, Word
+from parsers.layout import Line, PageLayout, Word
 from parsers.offsets import title_key
 
 # The group before "A" in makeindex/xindy styles.
@@ -46,7 +46,7 @@ def letter_groups(layouts: Sequence[PageLayout], index: Heading, until: Heading 
     """The index's letter groups, one Heading each a level below ``index``, in order; [] when fewer than
     MIN_GROUPS letters run in alphabetical order (an index without group heads)."""
     found: list[tuple[tuple, str, int, float, float, float]] = []  # (reading order, title, page, y0, size, height)
-    heights: list[float] = []  # of every word on the index's pages: the entries' height
+    read: list[Line] = []  # the lines on the index's pages, whose words' height is the entries': asked for last
     for lay in layouts:
         if lay.number < index.page or (until is not None and lay.number > until.page):
             continue
@@ -59,8 +59,10 @@ def letter_groups(layouts: Sequence[PageLayout], index: Heading, until: Heading 
             if until is not None and lay.number == until.page and ln.y0 >= until.y0:
                 continue
             size = max(ln.size, 1.0)
+            read.append(ln)
+            if ln.words_follow_text() and not any(map(_group_word, ln.text.split())):
+                continue  # no letter nor "Symbols" among its words: their boxes are not made (an index's many lines)
             words = ln.words
-            heights.extend(w.y1 - w.y0 for w in words)
             for i, w in enumerate(words):
                 text = w.text.strip()
                 if not (len(text) == 1 and "A" <= text <= "Z") and text.casefold() not in _LEAD_GROUPS:
@@ -79,10 +81,15 @@ def letter_groups(layouts: Sequence[PageLayout], index: Heading, until: Heading 
     chain = _alphabetical_chain([f[1] for f in found])
     if sum(1 for i in chain if len(found[i][1]) == 1) < MIN_GROUPS:
         return []
-    entry = statistics.median(heights)
+    entry = statistics.median([w.y1 - w.y0 for ln in read for w in ln.words])  # only for an index with letters
     if sum(found[i][5] > DISPLAY * entry for i in chain) * 2 > len(chain):
         return []  # display letters: not in the outline
     return [Heading(found[i][2], found[i][1], found[i][4], True, found[i][3], level=index.level + 1) for i in chain]
+
+
+def _group_word(text: str) -> bool:
+    """A word that may be a group's head: a capital letter, or a lead group's name ("Symbols")."""
+    return (len(text) == 1 and "A" <= text <= "Z") or text.casefold() in _LEAD_GROUPS
 
 
 def _columns(starts: list[float], size: float) -> dict[float, int]:

@@ -69,6 +69,12 @@ class Line:
         if self.__dict__.get("_words") is None:
             self.__dict__["_build_words"] = build
 
+    def words_follow_text(self) -> bool:
+        """Whether ``words`` are still to be built by the layout (``words_from``): then their texts are ``text``'s
+        words, split at spaces (``pdf.merge_visual_lines`` joins its fragments' texts with a space and splits each
+        into words; so does the compiled builder), and a reader after some words only can look at ``text`` first."""
+        return "_build_words" in self.__dict__
+
 
 @dataclass
 class PageLayout:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from parsers.memo import per_document
+
 _ROMAN_RE = re.compile(r"^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$", re.I)
 _ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 
@@ -86,6 +88,7 @@ _LETTER_ONE_RE = re.compile(r"^(?P<num>[A-Z])[.)]\s+(?P<rest>.*)$")
 _ROMAN_NUM_RE = re.compile(r"^(?P<num>[IVXLCDM]{1,7})[.)]?\s+(?P<rest>.*)$")
 
 
+@per_document  # asked of each head line four or five times while a document is read
 def parse_numbering(text: str) -> Numbering | None:
     """The leading numbering of a heading or TOC title, or None if it has none."""
     t = " ".join(text.split())

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from parsers.memo import per_document
 from parsers.numbering import PageNumber, int_to_roman, parse_numbering, parse_page_number
 from parsers.toc import TocEntry, is_heading
 
@@ -41,6 +42,7 @@ def norm_text(text: str) -> str:
     return _NON_ALNUM.sub("", text.casefold())
 
 
+@per_document  # asked of each head and entry by several rules while a document is read
 def title_key(title: str) -> str:
     """What is searched for in the body: the title without numbering, lower-case words, bounded in length.
 

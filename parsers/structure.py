@@ -21,6 +21,7 @@ from parsers.filing_pdf import anchor_items
 from parsers.filings import complete_filing, is_filing, statement_title
 from parsers.index_groups import BOOK_INDEX, index_heading, letter_groups
 from parsers.inner_toc import add_inner_tocs
+from parsers.memo import document_scope
 from parsers.offsets import CHECKED, map_entries, title_key
 from parsers.layout import PageLayout
 from parsers.pdf import PdfSource
@@ -74,6 +75,12 @@ def recover_structure(
     ``outline_split_factor`` times the limits (0 = never split it); a coarse one, and a tree of detected
     headings, has every leaf over the limits split (see ``outline_is_coarse``).
     """
+    with document_scope():  # the answers of pure text functions asked again and again, for this document only
+        return _recover(pdf, llm_hook, max_leaf_pages, outline_split_factor)
+
+
+def _recover(pdf: PdfSource, llm_hook: LlmStructureHook | None, max_leaf_pages: int,
+             outline_split_factor: int) -> StructureResult:
     result = _chain(pdf, llm_hook)
     if result.source != "bookmarks":
         _anchor_filing(result, pdf)
