@@ -57,7 +57,12 @@ STAGES: dict[str, tuple[str, str]] = {
     # (French colon) is a head; an index's letter groups in three columns
     # structure 9 (17nc): HTMLDOC's two-sided contents (levels per page, reprinted chapter, far-jumping links);
     # babel's glued section numbers ("3.14.LinkedList"); a listing's last rows atop the first chapter's page
-    "structure": ("9", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+    # structure 10 (17oh): man pages bound in one file keep their capital sections under a larger name; heads told
+    # by a recurring style alone (a full stop, a lower-case start); Texinfo unnumbered sections; title-page authors
+    # are no head; version-numbered runs are no entry family
+    # structure 10 (17oc): text set at an angle (watermarks) is no part of a page's lines; a listing's last rows alone
+    # on a page stay in it; a run of entries listed with one page number stays with its found neighbour
+    "structure": ("10", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
