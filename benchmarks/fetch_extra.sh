@@ -6,7 +6,7 @@
 # The same procedure as ../shared/corpus/manuals/fetch.sh (read-only for us): for every row
 # `apt-get download PACKAGE=VERSION` (run `apt-get update` once first; no root needed; a row whose `suite` is
 # another Debian release than this machine's, e.g. trixie, is downloaded from the archive's pool by the path its
-# binary-all Packages index gives for that version), extract ONLY
+# binary-all Packages index gives for that version, with curl and xz), extract ONLY
 # the listed PDF from the .deb, gunzip `.pdf.gz`, write TARGET_DIR/<doc_id>.pdf and check the sha256.
 # Idempotent: documents already present with the right sha256 are skipped; .debs are reused.
 # The `group` column says which documents were seen while tuning (tuning; heldout, tuned on since session 17n)
