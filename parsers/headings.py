@@ -173,10 +173,10 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     # the body may end in a full stop or open lower-case; it is a head only where the document sets others in its
     # style (_styled_head, detect_headings).
     apart = loose and bigger
-    if text[-1:] in ";/&(" or text.endswith(",") and not (wrapped and numbered is not None) or (
-            text.endswith(".") and numbered is None and not (apart and _one_sentence(text))):
-        return False  # a sentence or the tail of one, or a fragment ("Increase /" over a table column)
     first = text.lstrip("\"'\u201c(\u2018[")[:1]
+    if text[-1:] in ";/&(" or text.endswith(",") and not (wrapped and numbered is not None) or (
+            text.endswith(".") and numbered is None and not (apart and _one_sentence(text) and not first.islower())):
+        return False  # a sentence or its tail ("attached (the \"Terms\")."), or a fragment ("Increase /" over a column)
     if first.islower() and not (bigger and (_NAME_LINE.match(text) and gap_above >= ln.y1 - ln.y0
                                             or top_styles and _SOURCE_FILE.match(text)) or apart):
         return False  # a paragraph continuing from the line above; a manual page's "alimask - calculate ..." stays

@@ -52,6 +52,18 @@ def test_a_larger_line_ending_in_a_full_stop_in_a_style_of_its_own_is_no_head(tm
     assert "Remember to back up the database first." not in [t for _, t, _ in _entries(path)]
 
 
+def test_a_larger_line_opening_lower_case_and_ending_in_a_full_stop_is_the_tail_of_a_sentence(tmp_path: Path) -> None:
+    # A filing's exhibit (AMD's award terms): a bold title's sentence runs on to a line of its own,
+    # "attached (the "Terms and Conditions")." in the style of the document's heads; a head may keep its full stop or
+    # open lower-case, never both.
+    heads = ["Overview", "Choosing the logging method", "Build and install", "Running the logger", "Credits"]
+    tail = "attached (the \u201cTerms and Conditions\u201d)."
+    path = _book(tmp_path / "award.pdf", [[(h, 12, True)] for h in heads[:3]]
+                 + [[(tail, 12, True)]] + [[(h, 12, True)] for h in heads[3:]])
+    titles = [t for _, t, _ in _entries(path)]
+    assert tail not in titles and titles == heads
+
+
 def test_the_text_starting_on_the_title_page_keeps_its_first_chapter(tmp_path: Path) -> None:
     # The title, then "Introduction" and its first section on page 1; "Installation" in the chapter style on page 2.
     doc = pymupdf.open()
