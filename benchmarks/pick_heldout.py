@@ -27,6 +27,9 @@ The rule:
    visited every candidate package and found none), so a group's no-toc documents may come from the next release
    (`--suite trixie`): the same rule over that release's Contents-all.gz and binary-all Packages index, the .deb
    downloaded from the archive's pool; the row's `suite` column tells benchmarks/fetch_extra.sh where to fetch it.
+7. A PDF whose sha256 is already in a corpus table is skipped, and the package's next PDF is tried: the same file
+   shipped by another package is no new document (added in session 17p, when heldout11's no-toc run took freedm's
+   copy of the Freedoom manual that heldout10 had taken from freedoom; the run was repeated with this rule).
 """
 from __future__ import annotations
 
@@ -50,14 +53,18 @@ COMMON = {"the", "and", "of", "to", "is", "in"}
 CONTENTS = re.compile(r"^\s*(table\s+of\s+)?contents\s*$", re.I | re.M)
 
 
-def used() -> tuple[set[str], set[str]]:
-    """Packages and doc_ids already in the corpus tables."""
-    pkgs, ids = set(), set()
+def used() -> tuple[set[str], set[str], set[str]]:
+    """Packages, doc_ids and PDF sha256s already in the corpus tables."""
+    pkgs, ids, shas = set(), set(), set()
     for tsv in (HERE.parent.parent / "shared/corpus/manuals/corpus.tsv", HERE / "corpus_extra.tsv"):
-        for line in tsv.read_text().splitlines()[1:]:
-            ids.add(line.split("\t")[0])
-            pkgs.add(line.split("\t")[1])
-    return pkgs, ids
+        lines = tsv.read_text().splitlines()
+        sha_col = lines[0].split("\t").index("sha256")
+        for line in lines[1:]:
+            cells = line.split("\t")
+            ids.add(cells[0])
+            pkgs.add(cells[1])
+            shas.add(cells[sha_col])
+    return pkgs, ids, shas
 
 
 def reserved() -> set[str]:
@@ -141,7 +148,7 @@ def main() -> int:
     if not contents.exists():
         urllib.request.urlretrieve(f"{ARCHIVE}/dists/{args.suite}/main/Contents-all.gz", contents)
     pool = {} if args.suite == DEFAULT_SUITE else suite_packages(args.suite, args.work)
-    used_pkgs, ids = used()
+    used_pkgs, ids, used_shas = used()
     held = reserved()
     if len(held) < 10:
         raise SystemExit("could not read the reserved packages from ../shared/corpus/manuals/README.md")
@@ -182,6 +189,10 @@ def main() -> int:
                     print(f"  no  {pkg} {path}: {why}", file=sys.stderr)
                     continue
                 sha = hashlib.sha256(pdf.read_bytes()).hexdigest()
+                if sha in used_shas:  # rule 7: the same file shipped by another package is not a new document
+                    print(f"  no  {pkg} {path}: the same PDF as a row of the corpus tables", file=sys.stderr)
+                    continue
+                used_shas.add(sha)
                 doc_id = re.sub(r"\.pdf(\.gz)?$", "", path.rsplit("/", 1)[-1]).lower()
                 doc_id = re.sub(r"[^a-z0-9]+", "-", doc_id).strip("-")
                 if doc_id in ids:
