@@ -421,7 +421,10 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             nxt = lay.lines[i + 1] if i + 1 < len(lay.lines) else None
             wrapped = text.endswith(",") and _wraps(ln, nxt)  # asked of every line: only a comma makes it matter
             above = lay.lines[i - 1] if i else None
-            loose = not strong_only and (above is None or abs(above.size - ln.size) >= 0.5 or _bold(above) != _bold(ln))
+            # ``loose``: set otherwise than the lines above and below it, a head between text; not one of a run of
+            # lines in one style (a list of names under an exhibit's title: "Larry Aiello, Jr.", "R. Pierce Baker, III").
+            loose = not strong_only and (above is None or abs(above.size - ln.size) >= 0.5 or _bold(above) != _bold(ln)) \
+                and (nxt is None or abs(nxt.size - ln.size) >= 0.5 or _bold(nxt) != _bold(ln))
             if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped, top_styles, loose) or _definition_term(
                     ln, nxt, body, margin, lay.lines[i + 2] if i + 2 < len(lay.lines) else None):
                 chunk = None if strong_only or text[:1] not in _CHUNK_OPEN else _chunk_name(text)

@@ -201,3 +201,20 @@ def test_a_lower_case_program_name_on_the_title_page_is_no_head(tmp_path: Path) 
     doc.save(tmp_path / "gnuplot.pdf")
     doc.close()
     assert "gnuplot 5.4" not in [t for _, t, _ in _entries(tmp_path / "gnuplot.pdf")]
+
+
+def test_a_list_of_names_in_the_heads_style_is_no_run_of_heads(tmp_path: Path) -> None:
+    # A filing's plan exhibit (Corning's "Exhibit A"): the participants' names, one a line in the type of the
+    # document's heads, one ending in "Jr."; a line in a run of lines set alike is no head told by its style.
+    heads = ["Overview", "Choosing the logging method", "Build and install", "Running the logger"]
+    path = _book(tmp_path / "plan.pdf", [[(h, 12, False)] for h in heads])
+    doc = pymupdf.open(path)
+    page = doc.new_page(width=595, height=842)
+    page.insert_text((250, 90), "Exhibit A", fontname="hebo", fontsize=12)
+    for i, name in enumerate(["Larry Aiello, Jr.", "Pierce Baker", "Robert Brown", "William Eggers"]):
+        page.insert_text((250, 120 + 30 * i), name, fontname="helv", fontsize=12)
+    doc.saveIncr()
+    doc.close()
+    titles = [t for _, t, _ in _entries(path)]
+    assert titles[:4] == heads
+    assert "Larry Aiello, Jr." not in titles
