@@ -58,7 +58,8 @@ def _breakdown(path: str) -> dict:
     (``PdfSource.layout``, timed by a subclass) and the rest (the rules); then, replayed on the pages laid out with
     fresh TextPages, the layout's own parts: PyMuPDF's "dict" conversion (``TextPage.extractDICT``), freeing it,
     our fragments (``_fragments``) and visual lines (``merge_visual_lines``), compiled when built
-    (``pdf.lines_in_use``). ``gc``: the cycle collections run during the structure step. Min of two floors and two
+    (``pdf.lines_in_use``), and the same fragments read by the compiled walk over MuPDF's structured text
+    (``walk``: what extract_layout runs instead of "dict", "free" and "fragments" when it is built). ``gc``: the cycle collections run during the structure step. Min of two floors and two
     replays."""
     sys.path.insert(0, str(ROOT))
     import gc
@@ -112,7 +113,7 @@ def _breakdown(path: str) -> dict:
         out["pages"], out["source"] = pdf.page_count, result.source
     pages = sorted(set(laid))
     out["laid_out"], out["layout"], out["rules"] = len(pages), spent["layout"], out["structure"] - spent["layout"]
-    parts = {"textpage": [], "dict": [], "free": [], "fragments": [], "lines": []}
+    parts = {"textpage": [], "dict": [], "free": [], "fragments": [], "lines": [], "walk": []}
     with pymupdf.open(path) as doc:
         for _ in range(2):
             t = dict.fromkeys(parts, 0.0)
@@ -133,7 +134,9 @@ def _breakdown(path: str) -> dict:
                 f = clock()
                 pdfmod._visual_lines(raw)
                 g = clock()
-                for k, v in zip(parts, (b - a, c - b, f - e, d - c, g - f)):
+                walked = pdfmod._walked_fragments(tp)  # the same fragments read from MuPDF's structured text
+                h = clock()
+                for k, v in zip(parts, (b - a, c - b, f - e, d - c, g - f, h - g if walked is not None else 0.0)):
                     t[k] += v
             gc.enable()
             for k in parts:
@@ -246,7 +249,7 @@ def _breakdown_table(args: argparse.Namespace) -> int:
     load = [os.getloadavg()]
     groups = _extra_groups()
     rows = []
-    cols = ("text", "structure", "layout", "textpage", "dict", "free", "fragments", "lines", "rules", "gc")
+    cols = ("text", "structure", "layout", "textpage", "dict", "free", "fragments", "lines", "walk", "rules", "gc")
     head = ("| document | set | method | pages (laid out) | spans | floor CPU s | "
             + " | ".join(f"{c} x floor" for c in cols) + " |")
     print(head, flush=True)

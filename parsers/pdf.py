@@ -27,6 +27,19 @@ try:  # the visual lines compiled (parsers/layout_lines.pyx, built by setup.py w
 except ImportError:  # not built: the Python functions below give the same lines
     _compiled_lines = None
 
+
+def walk_for(module, running: str):
+    """The compiled walk over MuPDF's structured text if it was built against the MuPDF release ``running``, else
+    None: the structures it reads are those of its own release's headers, and another release's may differ."""
+    return module if module is not None and getattr(module, "BUILT_WITH_MUPDF", None) == running else None
+
+
+try:  # a page's fragments read from MuPDF's structured text in C (parsers/stext_walk.pyx, built against PyMuPDF's MuPDF)
+    from parsers import stext_walk as _stext_walk
+except ImportError:  # not built, or its MuPDF library not loadable: the fragments are read from PyMuPDF's "dict"
+    _stext_walk = None
+_stext_walk = walk_for(_stext_walk, pymupdf.VersionFitz)
+
 pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
 
@@ -265,11 +278,13 @@ def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None, 
                 textpage = page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT)
             elif textpage.parent != page:  # get_text's own check
                 raise ValueError("not a textpage of this page")
-            data = textpage.extractDICT()
+            raw = _walked_fragments(textpage)
+            data = textpage.extractDICT() if raw is None else None
         except Exception as exc:
             return PageLayout(number=number, width=rect.width, height=rect.height, label=label,
                               error=f"text layer unreadable: {exc}")
-        raw = _page_fragments(data)
+        if raw is None:
+            raw = _page_fragments(data)
         del data  # freed here, by its reference count
         lines = _visual_lines(raw)
     text = "\n".join(line.text for line in lines)
@@ -299,6 +314,30 @@ def _no_cycle_collection():
 def lines_in_use() -> str:
     """Which code builds a page's visual lines here: for tests, benchmarks and bug reports."""
     return "compiled" if _compiled_lines is not None else "python"
+
+
+def fragments_in_use() -> str:
+    """Where a page's fragments are read from: "stext walk" (MuPDF's structured text, in C) or "dict"."""
+    return f"stext walk (MuPDF {_stext_walk.BUILT_WITH_MUPDF})" if _stext_walk is not None else "dict"
+
+
+def _walked_fragments(textpage: "pymupdf.TextPage") -> list[tuple] | None:
+    """``_page_fragments(textpage.extractDICT())`` read straight from the TextPage's ``fz_stext_page``
+    (parsers/stext_walk.pyx: the same tuples, without a Python dict for every span), or None where the dict must
+    be read: the walk is not built or was built for another MuPDF, PyMuPDF is set to make small glyph heights, or
+    the page holds what only the dict reproduces.
+
+    The ``fz_stext_page`` is reached through public interfaces: PyMuPDF's TextPage holds its MuPDF Python binding,
+    a ``mupdf.FzStextPage``, as ``this``; the bindings' ``m_internal_value()`` gives the address of the C structure
+    it wraps. The TextPage stays referenced by the caller while the walk reads it."""
+    if _stext_walk is None or pymupdf.TOOLS.set_small_glyph_heights():
+        return None
+    wrapped = getattr(textpage, "this", None)
+    if not isinstance(wrapped, pymupdf.mupdf.FzStextPage):
+        return None
+    return _stext_walk.fragments(wrapped.m_internal_value(), bool(pymupdf.TOOLS.unset_quad_corrections()),
+                                 bool(pymupdf.TOOLS.set_subset_fontnames()), _BOLD_FONT.search,
+                                 pymupdf.TEXT_FONT_MONOSPACED)
 
 
 def _page_fragments(data: dict, compiled: bool = True) -> list[tuple]:
