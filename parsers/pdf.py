@@ -170,7 +170,7 @@ class PdfSource:
         if number not in self._layout:
             text = self.text(number)
             if number in self.huge:
-                rect = self.doc[number - 1].rect
+                rect = text_space(self.doc[number - 1])
                 self._layout[number] = PageLayout(
                     number=number, width=rect.width, height=rect.height, label=self.labels()[number - 1],
                     text=text, error=f"text layer of {self.huge[number]} characters: not laid out")
@@ -269,7 +269,7 @@ def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None, 
     """Visual lines of a page, merging PyMuPDF lines that share a baseline across blocks; its internal links
     unless ``links`` is False (``PdfSource.layout`` reads them when first asked for). ``textpage``: the page's
     TextPage made with TEXTFLAGS_TEXT, when one was made already (the same lines as without it)."""
-    rect = page.rect
+    rect = text_space(page)
     with _no_cycle_collection():
         try:
             # What page.get_text("dict") returns, without its wrapper's checks and crop box look-up on every page
@@ -289,6 +289,15 @@ def extract_layout(page: "pymupdf.Page", number: int, label: str | None = None, 
         lines = _visual_lines(raw)
     text = "\n".join(line.text for line in lines)
     return PageLayout(number=number, width=rect.width, height=rect.height, label=label, lines=lines, text=text, links=page_links(page) if links else [])
+
+
+def text_space(page: "pymupdf.Page") -> "pymupdf.Rect":
+    """The rectangle a page's text is positioned in: the page before its /Rotate (a TextPage's coordinates, like the
+    "dict"'s width and height, do not turn with the page), so that a layout's width and height measure the same
+    axes as its lines. ``page.rect`` is the page as shown: on a page turned 90 degrees (a landscape table in a
+    portrait manual) its height is the text's width, and the bottom margin taken from it cut through the body."""
+    rect = page.rect
+    return rect * page.derotation_matrix if page.rotation else rect
 
 
 @contextmanager

@@ -152,3 +152,15 @@ def test_small_glyph_heights_are_read_from_the_dict(pdfs: list[Path]) -> None:
             assert _as_read(lay.lines) == _as_read(want) and lay.lines
     finally:
         pymupdf.TOOLS.set_small_glyph_heights(was)
+
+
+def test_a_rotated_pages_layout_measures_the_axes_its_lines_are_set_on(pdfs: list[Path]) -> None:
+    # The page is 612 x 792 before its /Rotate 90 and is shown 792 x 612; its text stays positioned on the first.
+    with PdfSource(pdfs[1]) as pdf:
+        page = pdf.doc[2]
+        assert page.rotation == 90 and (page.rect.width, page.rect.height) == (792, 612)
+        lay = pdf.layout(3)
+        assert (lay.width, lay.height) == (612, 792)
+        assert [ln.text for ln in lay.lines] == ["1 A rotated page", "Its body text, set as on any page."]
+        assert all(0 <= ln.x0 < ln.x1 <= lay.width and 0 <= ln.y0 < ln.y1 <= lay.height for ln in lay.lines)
+        assert (pdf.layout(1).width, pdf.layout(1).height) == (612, 792)
