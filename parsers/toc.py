@@ -13,10 +13,10 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Callable, Sequence
 
 from parsers.layout import Line, PageLayout
+from parsers.memo import per_document
 from parsers.numbering import Numbering, PageNumber, parse_numbering, parse_page_number, roman_to_int
 
 # "Contents" headings in a few languages and casings; "Index of Sections" as in the issue.
@@ -62,8 +62,9 @@ _DATED = re.compile(r"(?:\d{1,3}(?:\.\d{1,3})*\.?\s+)?[(\[]?(?:19|20)\d\d-[01]\d
 
 
 # Pure and asked of the same lines again (a contents page is read when it is found and again with the listing's
-# running heads known): its answers are frozen values, so one per text serves every caller.
-@lru_cache(maxsize=8192)
+# running heads known): its answers are frozen values, so one per text serves every caller while one document is read
+# (parsers.memo); nothing is kept from one document into the next.
+@per_document
 def parse_toc_line(text: str) -> TocLine | None:
     """Split "1.2 Foo . . . . 17" / "Foo 17" / "Foo ... xiv" into title and page number.
 
