@@ -118,7 +118,9 @@ def parse_toc_line(text: str) -> TocLine | None:
             leader = dotted is not None or bool(_LEADER_ANY.search(t[: m.start("page")] + " "))
             title = head
     title = _LEADER_RE.sub("", title)
-    if not leader:  # leaders after it make "Page" the title's last word ("2.5 The Zsh Web Page . . . 2")
+    if not leader and page is None:
+        # The "Page" column header run into the line, which then has no number of its own; leaders after it, or its
+        # own number, make "Page" the title's last word ("2.5 The Zsh Web Page . . . 2", Doxygen's "1 Main Page 1").
         title = _PAGE_SUFFIX.sub("", title)
     title = title.strip(" .\u00b7\u2024\u2026_\t")
     if not re.search(r"[^\W\d_]", title) and not _DATED.fullmatch(title):
