@@ -403,7 +403,9 @@ def map_entries(
             chosen, status = link, ("verified" if finder.on(key, link) else "linked")
         else:
             for name, p in cands:
-                if finder.on(key, p):
+                # A short title must be a word of the page; the page that prints it after its number counts too, where
+                # the contents shortened it ("5.7 Offset" for a run-in "5.7 Offsets: Notwithstanding ...").
+                if finder.on(key, p) or (labels_[i] and finder.numbered_on(labels_[i], key, p)):
                     headed = _headed_near(finder, labels_[i], key, p, prev, toc_set)
                     if headed is not None:
                         # The page names the title only in passing; its numbered heading is a few pages away (a

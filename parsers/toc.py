@@ -13,10 +13,10 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Callable, Sequence
 
 from parsers.layout import Line, PageLayout
+from parsers.memo import per_document
 from parsers.numbering import Numbering, PageNumber, parse_numbering, parse_page_number, roman_to_int
 
 # "Contents" headings in a few languages and casings; "Index of Sections" as in the issue.
@@ -36,9 +36,29 @@ _LEADER_ANY = re.compile(r"(?:[.\u00b7\u2024_]\s?){4,}|\u2026")
 DOT_LEADERS = re.compile(r"(?:\.\s?){4,}")
 _TRAIL_RE = re.compile(r"^(?P<title>.*?\S)[\s.\u00b7\u2024\u2026_]*?\s+(?P<page>\d{1,5}|[ivxlcdmIVXLCDM]{1,12})\s*$")
 _TRAIL_DOTTED_RE = re.compile(r"^(?P<title>.*?\S)\s*(?:[.\u00b7\u2024_]\s?){2,}\s*(?P<page>\d{1,5}|[ivxlcdmIVXLCDM]{1,12})\s*$")
+# A page number after a section's letter ("F-1", "A\u2013iii": a filing's financial pages, a book's appendix numbered
+# apart), printed after leaders or a space.
+_TRAIL_PREFIXED_RE = re.compile(r"^(?P<title>.*?\S)(?:\s*(?:[.\u00b7\u2024_]\s?){2,}\s*|\s+)"
+                                r"(?P<prefix>[A-Z]{1,2})[-\u2013]\s?(?P<page>\d{1,4}|[ivxlcdm]{1,8})\s*$")
+
+
+def _without_lettered_page(text: str) -> str:
+    """``text`` without a page number after a section's letter at its end ("Bibliography A\u2013vii", "Financial
+    Statements . . . F-1"); ``text`` itself when there is none, or when the letter and number name a thing ("Exhibit
+    A-1", "Form S-1"). The number is no page the offsets can map (the folios they read as pages are arabic or roman):
+    the entry stays one without a page number, placed by its link or its title, but its title is the title alone."""
+    m = _TRAIL_PREFIXED_RE.match(text)
+    if m is None:
+        return text
+    between = text[m.end("title"):m.start("prefix")]
+    if m.group("page").isdigit() and "." not in between and m.group("title").split()[-1].lower().rstrip(".:") in _LABEL_WORDS:
+        return text
+    return m.group("title")
 
 
 _NUMBERED_WORDS = {"part", "appendix", "chapter", "item", "section", "book", "volume", "annex", "teil", "kapitel"}
+# Words a letter-dash-number names a thing after ("Exhibit A-1", "Form S-1", "Schedule B-2"), not a page.
+_LABEL_WORDS = _NUMBERED_WORDS | {"exhibit", "schedule", "form", "table", "figure", "note", "anhang", "annexe"}
 
 
 @dataclass(frozen=True)
@@ -54,6 +74,14 @@ class TocLine:
 # number overflowed the box a generated contents sets it in), also with the dot that ends a number in some languages'
 # typesetting ("3.8.16.2.Results": babel's Spanish numbers sections "3.14." and the number's box overflows the same way).
 _GLUED_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})+\.?)(?=[^\W\d_]|[\\@#<\[{])")
+# A Part's roman number glued the same way ("VII.Anhang": LaTeX's part line), its dot before a capitalised word; two
+# letters or more ("X.Org" is a name).
+_GLUED_ROMAN = re.compile(r"^([IVX]{2,6}\.)(?=[A-Z][a-z])")
+
+
+def _unglued(text: str) -> str:
+    """``text`` on one line of single spaces, a section number glued to its title set apart from it."""
+    return _GLUED_ROMAN.sub(r"\1 ", _GLUED_NUMBER.sub(r"\1 ", " ".join(text.split())))
 
 
 # A release's section is often titled by its version and date alone ("2.7 (2022-12-03)"): a title without letters
@@ -62,15 +90,16 @@ _DATED = re.compile(r"(?:\d{1,3}(?:\.\d{1,3})*\.?\s+)?[(\[]?(?:19|20)\d\d-[01]\d
 
 
 # Pure and asked of the same lines again (a contents page is read when it is found and again with the listing's
-# running heads known): its answers are frozen values, so one per text serves every caller.
-@lru_cache(maxsize=8192)
+# running heads known): its answers are frozen values, so one per text serves every caller while one document is read
+# (parsers.memo); nothing is kept from one document into the next.
+@per_document
 def parse_toc_line(text: str) -> TocLine | None:
     """Split "1.2 Foo . . . . 17" / "Foo 17" / "Foo ... xiv" into title and page number.
 
     Returns None for text with no letters in the title part (numeric table rows, bare numbers).
     """
     # "18.10tie": a rewritten PDF (Ghostscript) can lose the space after a section number.
-    t = _GLUED_NUMBER.sub(r"\1 ", " ".join(text.split()))
+    t = _unglued(text)
     if not t:
         return None
     dotted = _TRAIL_DOTTED_RE.match(t)
@@ -78,6 +107,8 @@ def parse_toc_line(text: str) -> TocLine | None:
     page: PageNumber | None = None
     title = t
     leader = False
+    if not m:
+        title = _without_lettered_page(t)
     if m:
         cand = parse_page_number(m.group("page"))
         head = m.group("title")
@@ -87,7 +118,9 @@ def parse_toc_line(text: str) -> TocLine | None:
             leader = dotted is not None or bool(_LEADER_ANY.search(t[: m.start("page")] + " "))
             title = head
     title = _LEADER_RE.sub("", title)
-    if not leader:  # leaders after it make "Page" the title's last word ("2.5 The Zsh Web Page . . . 2")
+    if not leader and page is None:
+        # The "Page" column header run into the line, which then has no number of its own; leaders after it, or its
+        # own number, make "Page" the title's last word ("2.5 The Zsh Web Page . . . 2", Doxygen's "1 Main Page 1").
         title = _PAGE_SUFFIX.sub("", title)
     title = title.strip(" .\u00b7\u2024\u2026_\t")
     if not re.search(r"[^\W\d_]", title) and not _DATED.fullmatch(title):
@@ -404,7 +437,8 @@ _PAGE_SUFFIX = re.compile(r"\s+(?:Page|PAGE|Page\s+No\.?|PAGE\s+NO\.?)\s*$")
 
 def _untitled(text: str) -> TocLine:
     """A line read as a title with no page number."""
-    title = _PAGE_SUFFIX.sub("", _LEADER_RE.sub("", " ".join(text.split()))).strip(" .\u00b7\u2024\u2026_")
+    title = _without_lettered_page(_unglued(text))
+    title = _PAGE_SUFFIX.sub("", _LEADER_RE.sub("", title)).strip(" .\u00b7\u2024\u2026_")
     return TocLine(title, None, False)
 
 
