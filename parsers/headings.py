@@ -877,6 +877,14 @@ def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]
     # which its outline lists.
     second = Counter((h.size, h.bold) for h in decimal if h.numbering.depth == top + 1)  # type: ignore[union-attr]
     section = second.most_common(1)[0][0] if second else None
+    # A document that numbers its chapters only ("1 - Introduction to FLTK", never a "1.1") sets its sections
+    # unnumbered, none of them starred: the most common style of the unnumbered heads below the chapters' size is its
+    # sections', under a numbered chapter as under an unnumbered one.
+    chapters_only = not second and all(h.numbering.depth == top for h in decimal)  # type: ignore[union-attr]
+    if chapters_only:
+        below = Counter((h.size, h.bold) for h in found if h.numbering is None and not h.unit
+                        and h.size < top_size - SIZE_JITTER)
+        section = below.most_common(1)[0][0] if below else None
     kept, open_chapter = [], False
     for h in found:
         if h.size >= top_size - SIZE_JITTER:
@@ -885,7 +893,8 @@ def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]
             open_chapter = h.numbering is None and not h.unit and not is_heading(h.title) \
                 and not BOOK_INDEX.match(title_key(h.title))
         if h.numbering is not None or h.recurs or h.size >= top_size - SIZE_JITTER or (
-                open_chapter and section is not None and abs(h.size - section[0]) <= SIZE_JITTER and h.bold == section[1]):
+                (open_chapter or chapters_only) and section is not None and abs(h.size - section[0]) <= SIZE_JITTER
+                and h.bold == section[1]):
             kept.append(h)
     return kept
 

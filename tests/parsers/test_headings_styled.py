@@ -218,3 +218,16 @@ def test_a_list_of_names_in_the_heads_style_is_no_run_of_heads(tmp_path: Path) -
     titles = [t for _, t, _ in _entries(path)]
     assert titles[:4] == heads
     assert "Larry Aiello, Jr." not in titles
+
+
+def test_a_document_numbering_its_chapters_only_keeps_its_unnumbered_sections(tmp_path: Path) -> None:
+    # An HTMLDOC book (FLTK's programming manual): "1 - Introduction to FLTK", never a "1.1"; its sections are set
+    # unnumbered in one smaller bold style, under the numbered chapters as under the unnumbered "Preface", and its
+    # outline lists them. They are no starred sections: the document numbers nothing below its chapters.
+    chapters = [("Preface", ["Organization", "Conventions"])] + [
+        (f"{n} - {t}", [f"{w} of {t.lower()}" for w in ("Overview", "Details")])
+        for n, t in enumerate(["Introduction", "Basics", "Common Widgets", "Drawing Things", "Handling Events"], 1)]
+    path = _book(tmp_path / "book.pdf", [[(c, 19, True)] + [(s, 15.8, True) for s in ss] for c, ss in chapters])
+    assert [(lv, t) for lv, t, _ in _entries(path)] == [
+        (lv, t) for c, ss in chapters for lv, t in [(1, c)] + [(2, s) for s in ss]]
+
