@@ -84,6 +84,7 @@ def body_size(layouts: Sequence[PageLayout]) -> float:
 
 
 SIZE_JITTER = 0.25
+LARGER = 0.9  # points above the body size that make a line larger than the text
 
 
 @per_document_object
@@ -732,12 +733,13 @@ DATE_LINE = re.compile(rf"^(?:(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?{_MONTH}\s+(?:\d{
 MAX_OUTLINE_DEPTH = 3  # "1.2.3": LaTeX's, Texinfo's and Sphinx's outlines stop at subsections by default
 
 
-def outline_headings(found: list[Heading]) -> list[Heading]:
+def outline_headings(found: list[Heading], body: float | None = None) -> list[Heading]:
     """The headings that make a document's outline when there is no contents to say so.
 
     Drops a joined title that reads as a sentence (ending in ":" or longer than 16 words) and, when the
     document numbers its sections, headings numbered deeper than MAX_OUTLINE_DEPTH (authors' outlines
-    rarely list them) and unnumbered heads set below its top numbered level (``_drop_starred``). Levels are
+    rarely list them) and unnumbered heads set below its top numbered level (``_drop_starred``; with the ``body``
+    size known, a document numbering its chapters only keeps its sections set larger than the body). Levels are
     assigned again over what is kept.
     """
     kept = [h for h in found if h.numbering is not None or h.unit or (not _LEAD_IN_COLON.search(h.title) and len(h.title.split()) <= 16
@@ -754,7 +756,7 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
     if len(decimal) >= MIN_NUMBERED:
         numbered = {id(h) for h in decimal}  # by identity: a list's `in` compares whole dataclasses, quadratically
         kept = [h for h in kept if id(h) not in numbered or h.numbering.depth <= MAX_OUTLINE_DEPTH]  # type: ignore[union-attr]
-        kept = _drop_starred(kept, decimal)
+        kept = _drop_starred(kept, decimal, body)
         kept = _drop_list_items(kept, decimal)
         kept = _drop_document_title(kept, decimal)
     assign_heading_levels(kept)
@@ -862,7 +864,7 @@ def _set_like_heads(found: list[Heading]) -> set[int]:
     return keep
 
 
-def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]:
+def _drop_starred(found: list[Heading], decimal: list[Heading], body: float | None = None) -> list[Heading]:
     """In a document that numbers its sections, drop unnumbered heads set smaller than its top numbered level.
 
     Those are starred sections, run-in paragraph heads and labels ("Changes between versions 1.1 and 1.2",
@@ -879,12 +881,15 @@ def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]
     section = second.most_common(1)[0][0] if second else None
     # A document that numbers its chapters only ("1 - Introduction to FLTK", never a "1.1") sets its sections
     # unnumbered, none of them starred: the most common style of the unnumbered heads below the chapters' size is its
-    # sections', under a numbered chapter as under an unnumbered one.
-    chapters_only = not second and all(h.numbering.depth == top for h in decimal)  # type: ignore[union-attr]
+    # sections', under a numbered chapter as under an unnumbered one, when it is set larger than the ``body`` (bold
+    # words at the body's size are a LaTeX article's \paragraph heads, a caption, a table row set bold).
+    chapters_only = body is not None and not second and all(h.numbering.depth == top for h in decimal)  # type: ignore[union-attr]
     if chapters_only:
         below = Counter((h.size, h.bold) for h in found if h.numbering is None and not h.unit
-                        and h.size < top_size - SIZE_JITTER)
+                        and body + LARGER <= h.size < top_size - SIZE_JITTER)
         section = below.most_common(1)[0][0] if below else None
+        if len({h.page for h in found if h.numbering is None and (h.size, h.bold) == section}) < SECTION_PAGES:
+            section = None  # a table's rows set bold on a page or two: no style of sections
     kept, open_chapter = [], False
     for h in found:
         if h.size >= top_size - SIZE_JITTER:
@@ -900,6 +905,7 @@ def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]
 
 
 MIN_NUMBERED = 5  # numbered headings before numbering is taken as the document's scheme
+SECTION_PAGES = 3  # pages with an unnumbered head in one style before it is taken as the sections' of chapters numbered alone
 # Code signatures and reference entries: "abort/1", "pgf_init()", "key=value", "\\macro{arg}", "⟨key⟩"; C's
 # preprocessor lines ("#define TRUE 1"), which literate programs and pretty-printers set in bold.
 # A plural in parentheses ("sequence(s)", "MSA(s)") is prose, not a call.
