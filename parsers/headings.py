@@ -746,6 +746,7 @@ def outline_headings(found: list[Heading], body: float | None = None) -> list[He
                                                            and not _signature(h.title) and not _CAPTION.match(h.title)
                                                            and not _STRAY_START.match(h.title))]
     kept = [h for h in kept if not _CONTACT.search(h.title)]  # "F. Pantigny f@example.org" reads as numbered "F."
+    kept = [h for h in kept if h.numbering is not None or not _QUOTATION.match(h.title)]
     if sum(h.chunk for h in kept) < MIN_CHUNKS:
         kept = [h for h in kept if not h.chunk]
     kept = _drop_entry_families(kept)
@@ -924,6 +925,11 @@ _CAPTION = re.compile(r"^(?:table|figure|fig\.|listing|algorithm)\s+[\dA-Z][\d.]
 _STRAY_START = re.compile(r"^(?:[^\w\s\"'\u201c\u2018(\[\\\u00a7#@$.<\u27e8]|[\x00-\x1f\x7f-\x9f])")
 ENTRIES_PER_PAGE = 1.5  # a family set this densely is a reference listing; sections spread out one to a page
 # An author's address on a title page ("F. Pantigny fpantigny@example.org"), a web address: not a section title.
+# A line wholly in typographic quotation marks, a sentence of three words or more: an epigraph or a motto set in
+# display type ("“No substance can be comprehended without light and shade”" over its attribution), not a section.
+# A title quoting a term keeps its other words ("‘Valid’ means ‘probably valid’").
+_QUOTATION = re.compile(r"^[\u201c\u201e\u00ab]\s*[^\u201c\u201d\u00ab\u00bb]+?(?:\s+[^\s\u201c\u201d\u00ab\u00bb]+){2,}"
+                        r"\s*[\u201d\u00bb][.!?]?$")
 _CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://|www\.", re.I)
 FAMILY_SIZE = 4  # unnumbered headings sharing a leading word and a style before they read as reference entries
 

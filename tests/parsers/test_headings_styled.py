@@ -231,3 +231,22 @@ def test_a_document_numbering_its_chapters_only_keeps_its_unnumbered_sections(tm
     assert [(lv, t) for lv, t, _ in _entries(path)] == [
         (lv, t) for c, ss in chapters for lv, t in [(1, c)] + [(2, s) for s in ss]]
 
+
+def test_an_epigraph_in_quotation_marks_is_no_head(tmp_path: Path) -> None:
+    # Raster3D's manual: a motto in quotation marks, set as the heads are, over its attribution; a head quoting a
+    # term keeps its other words and stays. (PyMuPDF's built-in Unicode font: the base-14 ones have no curly quotes.)
+    quote = "\u201cNo substance can be comprehended without light and shade\u201d"
+    heads = ["Header records", "Sample headers", "\u2018Valid\u2019 means \u2018probably valid\u2019", "Object types",
+             "Error messages"]
+    doc = pymupdf.open()
+    for head in heads:
+        page = doc.new_page(width=595, height=842)
+        page.insert_font(fontname="uni", fontbuffer=pymupdf.Font("cjk").buffer)
+        y = 90.0
+        for text in [head] + ([quote] if head == heads[1] else []):
+            page.insert_text((72, y), text, fontname="uni", fontsize=13)
+            page.insert_textbox(pymupdf.Rect(72, y + 6, 520, y + 110), PROSE, fontname="helv", fontsize=10.5)
+            y += 125
+    doc.save(tmp_path / "m.pdf")
+    doc.close()
+    assert [t for _, t, _ in _entries(tmp_path / "m.pdf")] == heads
