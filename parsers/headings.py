@@ -174,7 +174,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     # the body may end in a full stop or open lower-case; it is a head only where the document sets others in its
     # style (_styled_head, detect_headings).
     apart = loose and bigger
-    first = text.lstrip("\"'\u201c(\u2018[")[:1]
+    first = _first_char(text)
     if text[-1:] in ";/&(" or text.endswith(",") and not (wrapped and numbered is not None) or (
             text.endswith(".") and numbered is None and not (apart and _one_sentence(text) and not first.islower())):
         return False  # a sentence or its tail ("attached (the \"Terms\")."), or a fragment ("Increase /" over a column)
@@ -184,6 +184,11 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     if len(text.split()) > MAX_HEAD_WORDS and numbered is None:
         return False
     return True
+
+
+def _first_char(text: str) -> str:
+    """A line's first character past its opening quotes and brackets (what says whether it opens lower-case)."""
+    return text.lstrip("\"'\u201c(\u2018[")[:1]
 
 
 def _one_sentence(text: str) -> bool:
@@ -196,7 +201,7 @@ def _one_sentence(text: str) -> bool:
 def _styled_head(text: str, ln: Line) -> bool:
     """A candidate only ``loose`` let in: a larger line ending in a full stop, or opening lower-case (a program's
     name: "w1retap dependencies"). Word processors' heads keep the author's full stop and case."""
-    return text.endswith(".") and parse_numbering(text) is None or text.lstrip("\"'\u201c(\u2018[")[:1].islower() \
+    return text.endswith(".") and parse_numbering(text) is None or _first_char(text).islower() \
         and not _NAME_LINE.match(text) and not _SOURCE_FILE.match(text)
 
 
