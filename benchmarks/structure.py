@@ -198,6 +198,36 @@ def _tsv_toc_pages(doc_id: str) -> list[int]:
     return []
 
 
+def extra_notoc(src: Path, work: Path) -> tuple[Path, list[int]]:
+    """The NT variant of a tuning-group document: (file, deleted 1-based pages of the original).
+
+    B3 (bookmarks, page labels and links removed) without its printed contents pages, so that the headings fallback
+    reads it. The pages come from benchmarks/index_questions.py's own contents finder, never from ``parsers/`` (which
+    would test the reader with its own answer); one pass, as that finder already takes the pages that follow a
+    contents page while they still look like one. No pages found: ([], no file): the document has no printed
+    contents and its B3 row already tests the fallback. The deleted pages are recorded beside the file
+    (``extra.<doc>.NT.json``), as the development NT variant records its own.
+    """
+    import pymupdf
+
+    from benchmarks.index_questions import find_contents_pages
+    from benchmarks.metric import make_variant
+
+    dst, record = work / f"extra.{src.stem}.NT.pdf", work / f"extra.{src.stem}.NT.json"
+    if record.exists() and (dst.exists() or not json.loads(record.read_text())):
+        return dst, json.loads(record.read_text())
+    with pymupdf.open(src) as doc:
+        pages = [p + 1 for p in find_contents_pages(doc)]
+    if pages:
+        make_variant(src, dst, "B3")
+        with pymupdf.open(dst) as doc:
+            doc.select([i for i in range(doc.page_count) if i + 1 not in pages])
+            doc.save(str(dst) + ".tmp", garbage=3)
+        Path(str(dst) + ".tmp").replace(dst)
+    record.write_text(json.dumps(pages))
+    return dst, pages
+
+
 def _extra_kinds(tsv: Path = EXTRA_TSV) -> dict[str, str]:
     """doc_id -> kind(s) of the held-out set, from benchmarks/corpus_extra.tsv."""
     lines = [ln.split("\t") for ln in tsv.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
@@ -266,7 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variants", default="A,B1,B2,B3,excerpt,NT",
                     help="manuals variants; excerpt = first 60 pages as B2; NT = B3 without its contents pages")
     ap.add_argument("--extra", default=str(DEFAULT_EXTRA), help="held-out manuals (benchmarks/fetch_extra.sh; '' to skip)")
-    ap.add_argument("--extra-variants", default="B2,B3", help="variants of the held-out manuals")
+    ap.add_argument("--extra-variants", default="B2,B3", help="variants of the held-out manuals: B2, B3, NT (B3 without "
+                    "its printed contents pages, found by benchmarks/index_questions.py; documents without one get no row)")
     ap.add_argument("--extra-groups", default="extra,heldout,heldout2,heldout3,heldout4,heldout5,heldout6,heldout7,heldout8,heldout9,heldout10,heldout11",
                     help="groups of corpus_extra.tsv to run: extra, heldout, heldout2, heldout3, heldout4, heldout5, heldout6, "
                          "heldout7, heldout8, heldout9, heldout10 (all seen while tuning), heldout11 (never tuned on: report only)")
@@ -322,7 +353,12 @@ def main(argv: list[str] | None = None) -> int:
             kinds[src.stem] = extra_kinds[src.stem]
             for v in [v for v in args.extra_variants.split(",") if v]:
                 dst = work / f"extra.{src.stem}.{v}.pdf"
-                if not dst.exists():
+                if v == "NT":
+                    dst, pages = extra_notoc(src, work)
+                    if not pages:
+                        continue  # no printed contents to delete: its B3 row already reads it by headings
+                    dropped[f"extra.{src.stem}"] = pages
+                elif not dst.exists():
                     make_variant(src, dst, v)
                 sets.append((f"{groups[src.stem]}-{v}", src.stem, src, dst))
     if args.filings and Path(args.filings).is_dir():
@@ -344,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
             truth = excerpt_truth(truth)
         if set_name == "manuals-NT":
             truth = truth_without_pages(truth, dropped[doc_id])
+        elif set_name.endswith("-NT"):
+            truth = truth_without_pages(truth, dropped[f"extra.{doc_id}"])
         floor = min(_floor_seconds(path) for _ in range(2))
         floor_cpu = min(_floor_seconds(path, time.process_time) for _ in range(2))
         try:
@@ -352,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
             err = None
         except Exception as exc:  # the document scores zero, the run goes on
             ours, s, s_sec, err = {"pages": 0}, failed_score(truth), failed_score(truth), f"{type(exc).__name__}: {exc}"
-        kind = "no-toc" if set_name == "manuals-NT" else kinds.get(doc_id, "")
+        kind = "no-toc" if set_name.endswith("-NT") else kinds.get(doc_id, "")
         row = {"set": set_name, "doc": doc_id, "kind": kind, "method": "pagetree", "score": s, "score_sections": s_sec,
                "floor_seconds": floor, "floor_cpu_seconds": floor_cpu, "error": err,
                **{k: v for k, v in ours.items() if k not in ("pred", "pred_sections")}}

@@ -313,7 +313,7 @@ def tables(aggs: dict[tuple[str, str], dict]) -> str:
 def collect(args: argparse.Namespace) -> list[tuple[str, str, str, Path, Path, list[int]]]:
     """(set, doc, kind, original, variant file, dropped pages) as benchmarks/structure.py builds them (same files)."""
     from benchmarks.metric import make_notoc_variant, make_variant
-    from benchmarks.structure import DEV_KINDS, _ensure_corpus, _extra_groups, _extra_kinds, _tsv_toc_pages
+    from benchmarks.structure import DEV_KINDS, _ensure_corpus, _extra_groups, _extra_kinds, _tsv_toc_pages, extra_notoc
 
     corpus, work = Path(args.corpus), Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
@@ -344,10 +344,14 @@ def collect(args: argparse.Namespace) -> list[tuple[str, str, str, Path, Path, l
             if (only and src.stem not in only) or src.stem not in kinds or groups[src.stem] not in wanted:
                 continue
             for v in [v for v in args.extra_variants.split(",") if v]:
-                dst = work / f"extra.{src.stem}.{v}.pdf"
-                if not dst.exists():
+                dst, dropped = work / f"extra.{src.stem}.{v}.pdf", []
+                if v == "NT":
+                    dst, dropped = extra_notoc(src, work)
+                    if not dropped:
+                        continue  # no printed contents: its B3 row reads it by headings
+                elif not dst.exists():
                     make_variant(src, dst, v)
-                out.append((f"{groups[src.stem]}-{v}", src.stem, kinds[src.stem], src, dst, []))
+                out.append((f"{groups[src.stem]}-{v}", src.stem, "no-toc" if v == "NT" else kinds[src.stem], src, dst, dropped))
     return out
 
 
@@ -376,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--corpus", default=str(ROOT / ".corpus"))
     ap.add_argument("--variants", default="B2,NT", help="development manuals' variants ('' for none)")
     ap.add_argument("--extra", default=str(ROOT / "benchmarks" / ".work" / "corpus_extra"))
-    ap.add_argument("--extra-variants", default="B2")
+    ap.add_argument("--extra-variants", default="B2", help="B2, B3, NT (as benchmarks/structure.py builds them)")
     ap.add_argument("--extra-groups", default="extra,heldout,heldout2,heldout3,heldout4,heldout5,heldout6,heldout7,heldout8,heldout9,heldout10",
                     help=f"groups of corpus_extra.tsv; {', '.join(NEVER_TUNED)} only with --aggregate-only")
     ap.add_argument("--docs", default="", help="comma list of doc ids to restrict to")

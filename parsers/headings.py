@@ -84,6 +84,7 @@ def body_size(layouts: Sequence[PageLayout]) -> float:
 
 
 SIZE_JITTER = 0.25
+LARGER = 0.9  # points above the body size that make a line larger than the text
 
 
 @per_document_object
@@ -173,7 +174,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     # the body may end in a full stop or open lower-case; it is a head only where the document sets others in its
     # style (_styled_head, detect_headings).
     apart = loose and bigger
-    first = text.lstrip("\"'\u201c(\u2018[")[:1]
+    first = _first_char(text)
     if text[-1:] in ";/&(" or text.endswith(",") and not (wrapped and numbered is not None) or (
             text.endswith(".") and numbered is None and not (apart and _one_sentence(text) and not first.islower())):
         return False  # a sentence or its tail ("attached (the \"Terms\")."), or a fragment ("Increase /" over a column)
@@ -183,6 +184,11 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     if len(text.split()) > MAX_HEAD_WORDS and numbered is None:
         return False
     return True
+
+
+def _first_char(text: str) -> str:
+    """A line's first character past its opening quotes and brackets (what says whether it opens lower-case)."""
+    return text.lstrip("\"'\u201c(\u2018[")[:1]
 
 
 def _one_sentence(text: str) -> bool:
@@ -195,7 +201,7 @@ def _one_sentence(text: str) -> bool:
 def _styled_head(text: str, ln: Line) -> bool:
     """A candidate only ``loose`` let in: a larger line ending in a full stop, or opening lower-case (a program's
     name: "w1retap dependencies"). Word processors' heads keep the author's full stop and case."""
-    return text.endswith(".") and parse_numbering(text) is None or text.lstrip("\"'\u201c(\u2018[")[:1].islower() \
+    return text.endswith(".") and parse_numbering(text) is None or _first_char(text).islower() \
         and not _NAME_LINE.match(text) and not _SOURCE_FILE.match(text)
 
 
@@ -732,18 +738,20 @@ DATE_LINE = re.compile(rf"^(?:(?:\d{{1,2}}(?:st|nd|rd|th)?\s+)?{_MONTH}\s+(?:\d{
 MAX_OUTLINE_DEPTH = 3  # "1.2.3": LaTeX's, Texinfo's and Sphinx's outlines stop at subsections by default
 
 
-def outline_headings(found: list[Heading]) -> list[Heading]:
+def outline_headings(found: list[Heading], body: float | None = None) -> list[Heading]:
     """The headings that make a document's outline when there is no contents to say so.
 
     Drops a joined title that reads as a sentence (ending in ":" or longer than 16 words) and, when the
     document numbers its sections, headings numbered deeper than MAX_OUTLINE_DEPTH (authors' outlines
-    rarely list them) and unnumbered heads set below its top numbered level (``_drop_starred``). Levels are
+    rarely list them) and unnumbered heads set below its top numbered level (``_drop_starred``; with the ``body``
+    size known, a document numbering its chapters only keeps its sections set larger than the body). Levels are
     assigned again over what is kept.
     """
     kept = [h for h in found if h.numbering is not None or h.unit or (not _LEAD_IN_COLON.search(h.title) and len(h.title.split()) <= 16
                                                            and not _signature(h.title) and not _CAPTION.match(h.title)
                                                            and not _STRAY_START.match(h.title))]
     kept = [h for h in kept if not _CONTACT.search(h.title)]  # "F. Pantigny f@example.org" reads as numbered "F."
+    kept = [h for h in kept if h.numbering is not None or not _QUOTATION.match(h.title)]
     if sum(h.chunk for h in kept) < MIN_CHUNKS:
         kept = [h for h in kept if not h.chunk]
     kept = _drop_entry_families(kept)
@@ -754,7 +762,7 @@ def outline_headings(found: list[Heading]) -> list[Heading]:
     if len(decimal) >= MIN_NUMBERED:
         numbered = {id(h) for h in decimal}  # by identity: a list's `in` compares whole dataclasses, quadratically
         kept = [h for h in kept if id(h) not in numbered or h.numbering.depth <= MAX_OUTLINE_DEPTH]  # type: ignore[union-attr]
-        kept = _drop_starred(kept, decimal)
+        kept = _drop_starred(kept, decimal, body)
         kept = _drop_list_items(kept, decimal)
         kept = _drop_document_title(kept, decimal)
     assign_heading_levels(kept)
@@ -862,7 +870,7 @@ def _set_like_heads(found: list[Heading]) -> set[int]:
     return keep
 
 
-def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]:
+def _drop_starred(found: list[Heading], decimal: list[Heading], body: float | None = None) -> list[Heading]:
     """In a document that numbers its sections, drop unnumbered heads set smaller than its top numbered level.
 
     Those are starred sections, run-in paragraph heads and labels ("Changes between versions 1.1 and 1.2",
@@ -877,6 +885,17 @@ def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]
     # which its outline lists.
     second = Counter((h.size, h.bold) for h in decimal if h.numbering.depth == top + 1)  # type: ignore[union-attr]
     section = second.most_common(1)[0][0] if second else None
+    # A document that numbers its chapters only ("1 - Introduction to FLTK", never a "1.1") sets its sections
+    # unnumbered, none of them starred: the most common style of the unnumbered heads below the chapters' size is its
+    # sections', under a numbered chapter as under an unnumbered one, when it is set larger than the ``body`` (bold
+    # words at the body's size are a LaTeX article's \paragraph heads, a caption, a table row set bold).
+    chapters_only = body is not None and not second and all(h.numbering.depth == top for h in decimal)  # type: ignore[union-attr]
+    if chapters_only:
+        below = Counter((h.size, h.bold) for h in found if h.numbering is None and not h.unit
+                        and body + LARGER <= h.size < top_size - SIZE_JITTER)
+        section = below.most_common(1)[0][0] if below else None
+        if len({h.page for h in found if h.numbering is None and (h.size, h.bold) == section}) < SECTION_PAGES:
+            section = None  # a table's rows set bold on a page or two: no style of sections
     kept, open_chapter = [], False
     for h in found:
         if h.size >= top_size - SIZE_JITTER:
@@ -885,12 +904,14 @@ def _drop_starred(found: list[Heading], decimal: list[Heading]) -> list[Heading]
             open_chapter = h.numbering is None and not h.unit and not is_heading(h.title) \
                 and not BOOK_INDEX.match(title_key(h.title))
         if h.numbering is not None or h.recurs or h.size >= top_size - SIZE_JITTER or (
-                open_chapter and section is not None and abs(h.size - section[0]) <= SIZE_JITTER and h.bold == section[1]):
+                (open_chapter or chapters_only) and section is not None and abs(h.size - section[0]) <= SIZE_JITTER
+                and h.bold == section[1]):
             kept.append(h)
     return kept
 
 
 MIN_NUMBERED = 5  # numbered headings before numbering is taken as the document's scheme
+SECTION_PAGES = 3  # pages with an unnumbered head in one style before it is taken as the sections' of chapters numbered alone
 # Code signatures and reference entries: "abort/1", "pgf_init()", "key=value", "\\macro{arg}", "⟨key⟩"; C's
 # preprocessor lines ("#define TRUE 1"), which literate programs and pretty-printers set in bold.
 # A plural in parentheses ("sequence(s)", "MSA(s)") is prose, not a call.
@@ -909,6 +930,11 @@ _CAPTION = re.compile(r"^(?:table|figure|fig\.|listing|algorithm)\s+[\dA-Z][\d.]
 _STRAY_START = re.compile(r"^(?:[^\w\s\"'\u201c\u2018(\[\\\u00a7#@$.<\u27e8]|[\x00-\x1f\x7f-\x9f])")
 ENTRIES_PER_PAGE = 1.5  # a family set this densely is a reference listing; sections spread out one to a page
 # An author's address on a title page ("F. Pantigny fpantigny@example.org"), a web address: not a section title.
+# A line wholly in typographic quotation marks, a sentence of three words or more: an epigraph or a motto set in
+# display type ("“No substance can be comprehended without light and shade”" over its attribution), not a section.
+# A title quoting a term keeps its other words ("‘Valid’ means ‘probably valid’").
+_QUOTATION = re.compile(r"^[\u201c\u201e\u00ab]\s*[^\u201c\u201d\u00ab\u00bb]+?(?:\s+[^\s\u201c\u201d\u00ab\u00bb]+){2,}"
+                        r"\s*[\u201d\u00bb][.!?]?$")
 _CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://|www\.", re.I)
 FAMILY_SIZE = 4  # unnumbered headings sharing a leading word and a style before they read as reference entries
 

@@ -136,3 +136,31 @@ def test_held_out_groups_come_from_the_corpus_table(tmp_path) -> None:
     (tmp_path / "old.tsv").write_text("doc_id\tkind\na\tplain\n")  # a table from before the group column
     assert _extra_groups(tmp_path / "old.tsv") == {"a": "extra"}
     assert set(_extra_groups(EXTRA_TSV).values()) == {"extra", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11"}
+
+
+def test_tuning_notoc_variant_deletes_the_printed_contents_found_outside_parsers(tmp_path) -> None:
+    from benchmarks.metric import truth_without_pages
+    from benchmarks.structure import extra_notoc
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 72), "A Manual")
+    contents = doc.new_page()
+    for k, (title, page) in enumerate([("Contents", None), ("1 Start", 3), ("2 Usage", 4), ("3 Limits", 5)]):
+        contents.insert_text((72, 72 + 20 * k), title if page is None else f"{title} {'. ' * 20} {page}")
+    for title in ("1 Start", "2 Usage", "3 Limits"):
+        doc.new_page().insert_text((72, 72), f"{title}\nBody text of the section.")
+    doc.set_toc([[1, "Contents", 2], [1, "Start", 3], [1, "Usage", 4], [1, "Limits", 5]])
+    doc.save(tmp_path / "m.pdf")
+    dst, pages = extra_notoc(tmp_path / "m.pdf", tmp_path)
+    assert pages == [2] and (tmp_path / "m.pdf.NT.json").exists() is False
+    assert (tmp_path / "extra.m.NT.json").read_text() == "[2]"
+    with pymupdf.open(dst) as nt:
+        assert nt.page_count == 4 and nt.get_toc() == [] and "Contents" not in nt[1].get_text()
+    assert truth_without_pages(truth_from_pdf(tmp_path / "m.pdf"), pages) == [(1, "Start", 2), (1, "Usage", 3), (1, "Limits", 4)]
+    # A document without printed contents gets no NT file (its B3 row already reads it by headings).
+    doc = pymupdf.open()
+    for title in ("1 Start", "2 Usage"):
+        doc.new_page().insert_text((72, 72), f"{title}\nBody text.")
+    doc.save(tmp_path / "plain.pdf")
+    dst, pages = extra_notoc(tmp_path / "plain.pdf", tmp_path)
+    assert pages == [] and not dst.exists()

@@ -218,3 +218,35 @@ def test_a_list_of_names_in_the_heads_style_is_no_run_of_heads(tmp_path: Path) -
     titles = [t for _, t, _ in _entries(path)]
     assert titles[:4] == heads
     assert "Larry Aiello, Jr." not in titles
+
+
+def test_a_document_numbering_its_chapters_only_keeps_its_unnumbered_sections(tmp_path: Path) -> None:
+    # An HTMLDOC book (FLTK's programming manual): "1 - Introduction to FLTK", never a "1.1"; its sections are set
+    # unnumbered in one smaller bold style, under the numbered chapters as under the unnumbered "Preface", and its
+    # outline lists them. They are no starred sections: the document numbers nothing below its chapters.
+    chapters = [("Preface", ["Organization", "Conventions"])] + [
+        (f"{n} - {t}", [f"{w} of {t.lower()}" for w in ("Overview", "Details")])
+        for n, t in enumerate(["Introduction", "Basics", "Common Widgets", "Drawing Things", "Handling Events"], 1)]
+    path = _book(tmp_path / "book.pdf", [[(c, 19, True)] + [(s, 15.8, True) for s in ss] for c, ss in chapters])
+    assert [(lv, t) for lv, t, _ in _entries(path)] == [
+        (lv, t) for c, ss in chapters for lv, t in [(1, c)] + [(2, s) for s in ss]]
+
+
+def test_an_epigraph_in_quotation_marks_is_no_head(tmp_path: Path) -> None:
+    # Raster3D's manual: a motto in quotation marks, set as the heads are, over its attribution; a head quoting a
+    # term keeps its other words and stays. (PyMuPDF's built-in Unicode font: the base-14 ones have no curly quotes.)
+    quote = "\u201cNo substance can be comprehended without light and shade\u201d"
+    heads = ["Header records", "Sample headers", "\u2018Valid\u2019 means \u2018probably valid\u2019", "Object types",
+             "Error messages"]
+    doc = pymupdf.open()
+    for head in heads:
+        page = doc.new_page(width=595, height=842)
+        page.insert_font(fontname="uni", fontbuffer=pymupdf.Font("cjk").buffer)
+        y = 90.0
+        for text in [head] + ([quote] if head == heads[1] else []):
+            page.insert_text((72, y), text, fontname="uni", fontsize=13)
+            page.insert_textbox(pymupdf.Rect(72, y + 6, 520, y + 110), PROSE, fontname="helv", fontsize=10.5)
+            y += 125
+    doc.save(tmp_path / "m.pdf")
+    doc.close()
+    assert [t for _, t, _ in _entries(tmp_path / "m.pdf")] == heads
