@@ -62,7 +62,11 @@ STAGES: dict[str, tuple[str, str]] = {
     # are no head; version-numbered runs are no entry family
     # structure 10 (17oc): text set at an angle (watermarks) is no part of a page's lines; a listing's last rows alone
     # on a page stay in it; a run of entries listed with one page number stays with its found neighbour
-    "structure": ("10", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+    # structure 11 (17p): a head told by its style alone is set apart from the lines above and below it; chapters
+    # numbered alone keep their unnumbered sections; an epigraph is no head; a contents entry verified by its number
+    # and title run in on a page; a section letter's page ("A-vii") is no part of a title; layouts read by a compiled
+    # walk over MuPDF's text (the same lines) and unrotated page sizes
+    "structure": ("11", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
