@@ -347,6 +347,20 @@ def _header_footer_keys(pages: Sequence[PageLayout]) -> set[str]:
     return {k for k, c in counts.items() if c >= 2 and k}
 
 
+RUNNING_BAND = 0.15  # share of the page's height at its top and bottom a running head or foot may sit in
+
+
+def _edge_line(i: int, lines: list[Line], page: PageLayout) -> bool:
+    """The page's first or last line, in the top or bottom 15 % of the page: where a running head or foot is set
+    even under a deep top margin ("Surface Evolver Manual 3" whose box ends at 11 % of the page, below the 9 % band
+    the other margin tests use). Only a line whose text (numbers aside) repeats at the edge of other contents pages
+    is dropped as one."""
+    if i not in (0, len(lines) - 1):
+        return False
+    ln = lines[i]
+    return ln.y1 < page.height * RUNNING_BAND or ln.y0 > page.height * (1 - RUNNING_BAND)
+
+
 def _edge_key(text: str) -> str:
     return re.sub(r"\d+|\b[ivxlcdm]+\b", "#", text.lower()).strip()
 
@@ -382,7 +396,7 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
         # A running head set smaller than the entries ("GAP — A Tutorial 4" in 8 pt over 11 pt entries) may
         # reach a little below the 9 % band.
         margin = margin or (i == 0 and ln.y1 < page.height * 0.12 and 0 < ln.size <= common - 1.5)
-        if skip_keys and margin and _edge_key(ln.text) in skip_keys:
+        if skip_keys and (margin or _edge_line(i, lines, page)) and _edge_key(ln.text) in skip_keys:
             continue
         if _NUMBER_LINE.match(ln.text) and margin:
             continue  # folio
@@ -390,7 +404,8 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
             continue  # "4 CONTENTS" / "CONTENTS 5": a running head below a deep top margin, not an entry
         if _PAGE_COLUMN.match(ln.text):
             continue  # the "Page" column header
-        if (i == 0 or i == len(lines) - 1) and margin and not _LEADER_ANY.search(ln.text) and first is False and _looks_like_running(ln, page):
+        if (i == 0 or i == len(lines) - 1) and margin and not _LEADER_ANY.search(ln.text) and first is False and _looks_like_running(ln, page) \
+                and not _listed_like_others(ln, lines):
             continue
         body.extend(_split_columns(ln))
     parsed_all = [parse_toc_line(ln.text) for ln in body]
@@ -457,6 +472,26 @@ def _looks_like_running(line: Line, page: PageLayout) -> bool:
     return bool(words) and (parse_page_number(words[0]) is not None or parse_page_number(words[-1]) is not None) and len(words) <= 12
 
 
+def _listed_like_others(line: Line, lines: list[Line]) -> bool:
+    """A line in a page's margin that is one of the listing's rows: it opens with a section number of the depth that
+    three or more other numbered lines of the page have, in their face and size ("4.4 Editing Polymer Sequences 46"
+    atop a contents page that goes on with "4.5 ...", "4.6 ..." set alike). A running head is set apart from the
+    rows it runs over, or carries no section number."""
+    num = parse_numbering(line.text)
+    if num is None or num.kind != "decimal":
+        return False
+    alike = 0
+    for other in lines:
+        if other is line or other.font != line.font or round(other.size) != round(line.size):
+            continue
+        n = parse_numbering(other.text)
+        if n is not None and n.kind == "decimal" and n.depth == num.depth:
+            alike += 1
+            if alike >= 3:
+                return True
+    return False
+
+
 def _continues(prev: Line, nxt: Line) -> bool:
     """Whether ``nxt`` is the wrapped second line of ``prev``'s title."""
     gap = nxt.y0 - prev.y1
@@ -516,7 +551,7 @@ def credible_entries(raws: list[_Raw]) -> list[_Raw]:
     run_in: list[_Raw] = []
     for r in raws:
         p = r.parsed
-        if _RUN_IN_ROW.search(p.title) or run_in and _continues(run_in[-1].line, r.line) and parse_numbering(p.title) is None:
+        if _RUN_IN_ROW.search(p.title) or run_in and _wraps_run_in(run_in, r.line) and parse_numbering(p.title) is None:
             run_in.append(r)  # a paragraph of run-in subsections, with the lines it wraps onto
             continue
         keep.extend(_run_in_entries(run_in))
@@ -530,6 +565,15 @@ def credible_entries(raws: list[_Raw]) -> list[_Raw]:
             keep.append(r)  # "Part II", or a bold heading in the entries' column, placed later from the body
     keep.extend(_run_in_entries(run_in))
     return keep
+
+
+def _wraps_run_in(rows: list[_Raw], nxt: Line) -> bool:
+    """``nxt`` goes on with a paragraph of run-in subsections: it follows the paragraph's last line as a wrapped line
+    does, measured from the paragraph's left edge (a line that opens with a page number may sit a few points right of
+    it: "29 • The cleavage specifications 31 • The fragmentation" over "specifications 34")."""
+    last = rows[-1].line
+    left = min(r.line.x0 for r in rows)
+    return _continues(replace(last, x0=min(last.x0, left)), nxt)
 
 
 def _run_in_entries(rows: list[_Raw]) -> list[_Raw]:
