@@ -19,11 +19,13 @@ from parsers.layout import Line, PageLayout
 from parsers.memo import per_document
 from parsers.numbering import Numbering, PageNumber, parse_numbering, parse_page_number, roman_to_int
 
-# "Contents" headings in a few languages and casings; "Index of Sections" as in the issue.
+# "Contents" headings in a few languages and casings (Danish/Norwegian "Indhold"/"Innhold", Swedish "Innehåll",
+# Finnish "Sisällys", Czech "Obsah" as well); "Index of Sections" as in the issue.
 _HEADING_RE = re.compile(
     r"^\s*(?:table\s+of\s+contents?|contents|index\s+of\s+sections|short\s+contents|brief\s+contents|"
     r"inhaltsverzeichnis|inhalt|table\s+des\s+mati[eè]res|sommaire|[íi]ndice(?:\s+general)?|contenido|"
-    r"indice|sum[aá]rio|sommario|inhoud|inhoudsopgave|spis\s+tre[sś]ci|содержание|оглавление|目次|目录)\s*:?\s*$",
+    r"indice|sum[aá]rio|sommario|inhoud|inhoudsopgave|indhold(?:sfortegnelse)?|innhold(?:sfortegnelse)?|"
+    r"inneh[aå]ll(?:sf[oö]rteckning)?|sis[aä]llys(?:luettelo)?|obsah|spis\s+tre[sś]ci|содержание|оглавление|目次|目录)\s*:?\s*$",
     re.I,
 )
 # Lists that look like a TOC but are not one.
