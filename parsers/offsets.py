@@ -398,21 +398,9 @@ def map_entries(
                 # near the listed page, or before the next entries, is the author's anchor, which the outline shares
                 # (hyperref's).
                 cands = [c for c in cands if c[0] != "link"]
-            elif printed_here is not None and printed_here != cands[0][1] and not finder.on(key, cands[0][1]):
-                # The linked page does not hold the title, the page that prints the listed number does: the anchor
-                # was set before the heading moved on to the next page (DocBook's FOP anchors a section at the foot of
-                # the page before it: libraw1394's "2.5. Isochronous Transmissions", listed as 5, linked to 4). The
-                # page's own number wins.
-                cands = [c for c in cands if c[0] != "link"]
         if cands and cands[0][0] == "link":
             link = cands[0][1]
             chosen, status = link, ("verified" if finder.on(key, link) else "linked")
-            if status == "linked" and link + 1 <= page_count and link + 1 not in toc_set and (
-                    labels_[i] and finder.headed(labels_[i], key, link + 1) or finder.titled(key, link + 1)):
-                # The linked page does not hold the title and the next one sets it as a heading: the anchor (and the
-                # contents' number, taken from it) was set at the foot of the page before the heading moved on
-                # (DocBook's FOP: alligata's "9.2 WAP Configuration Variables", libraw1394's reference entries).
-                chosen, status = link + 1, "corrected"
         else:
             for name, p in cands:
                 # A short title must be a word of the page; the page that prints it after its number counts too, where
