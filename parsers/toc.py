@@ -355,12 +355,31 @@ RUNNING_BAND = 0.15  # share of the page's height at its top and bottom a runnin
 def _edge_line(i: int, lines: list[Line], page: PageLayout) -> bool:
     """The page's first or last line, in the top or bottom 15 % of the page: where a running head or foot is set
     even under a deep top margin ("Surface Evolver Manual 3" whose box ends at 11 % of the page, below the 9 % band
-    the other margin tests use). Only a line whose text (numbers aside) repeats at the edge of other contents pages
-    is dropped as one."""
+    the other margin tests use). Only a line of ``_running_keys`` is dropped as one."""
     if i not in (0, len(lines) - 1):
         return False
     ln = lines[i]
     return ln.y1 < page.height * RUNNING_BAND or ln.y0 > page.height * (1 - RUNNING_BAND)
+
+
+def _running_keys(layouts: Sequence[PageLayout], readings: Sequence[list[Line]]) -> set[str]:
+    """Normalized first or last lines of the contents pages that are running heads or feet: the same words on two
+    pages or more, with a number that is the page's own folio, as it goes up one a page ("Surface Evolver Manual 3"
+    on the third page, "... 4" on the fourth; "SUN/211.30 —Contents iv"), never above the page's place in the
+    file. A listing's rows that happen to open or close two pages ("3.3.1 Memory management 85" and "4.2.1 Memory
+    management 218"; "Examples 46" closing one page and "Examples 47" opening the next) list pages of the body, past
+    the contents."""
+    shifts: dict[str, set[int]] = {}  # folio minus physical page, per key
+    pages: dict[str, set[int]] = {}
+    for lay, lines in zip(layouts, readings):
+        for ln in {id(x): x for x in lines[:1] + lines[-1:]}.values():
+            words = ln.text.split()
+            folio = next((n for n in map(parse_page_number, words[-1:] + words[:1]) if n is not None), None)
+            if folio is not None and folio.value <= lay.number:  # a page's folio never runs ahead of the file's count
+                key = _edge_key(ln.text)
+                shifts.setdefault(key, set()).add(folio.value - lay.number)
+                pages.setdefault(key, set()).add(lay.number)
+    return {k for k, got in shifts.items() if len(got) == 1 and len(pages[k]) >= 2}
 
 
 def _edge_key(text: str) -> str:
@@ -376,7 +395,7 @@ class _Raw:
 
 
 def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first: bool = False,
-                      lines: list[Line] | None = None) -> list[_Raw]:
+                      lines: list[Line] | None = None, running: set[str] | None = None) -> list[_Raw]:
     """Candidate TOC lines of one page, multi-line titles joined; running headers/footers dropped.
 
     A trailing number counts as a page number only on a dotted line or when it sits on the
@@ -398,7 +417,9 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
         # A running head set smaller than the entries ("GAP — A Tutorial 4" in 8 pt over 11 pt entries) may
         # reach a little below the 9 % band.
         margin = margin or (i == 0 and ln.y1 < page.height * 0.12 and 0 < ln.size <= common - 1.5)
-        if skip_keys and (margin or _edge_line(i, lines, page)) and _edge_key(ln.text) in skip_keys:
+        if skip_keys and margin and _edge_key(ln.text) in skip_keys:
+            continue
+        if running and _edge_line(i, lines, page) and _edge_key(ln.text) in running:
             continue
         if _NUMBER_LINE.match(ln.text) and margin:
             continue  # folio
@@ -719,13 +740,14 @@ def find_toc(
     layouts = [layout(p) for p in pages]
     keys = _header_footer_keys(layouts) if len(layouts) > 1 else set()
     reading = [reading_of(lay) for lay in layouts]
+    running = _running_keys(layouts, reading) if len(layouts) > 1 else set()
     if late:
         reading[0] = reading[0][late - 1:]
     blocks: list[list[_Raw]] = []
     body_on_last_page = False
     for lay, lines in zip(layouts, reading):
         heading = any(_HEADING_RE.match(ln.text) for ln in lines[:8])
-        read = read_page_entries(lay, keys, first=heading, lines=lines)
+        read = read_page_entries(lay, keys, first=heading, lines=lines, running=running)
         body_on_last_page = bool(body_after_listing(read))
         page_raws = credible_entries(read)
         if heading and blocks and blocks[-1] and _restarts(blocks[-1], page_raws):
