@@ -30,6 +30,25 @@ _HEADING_RE = re.compile(
 )
 # Lists that look like a TOC but are not one.
 _NOT_TOC_RE = re.compile(r"^\s*(?:list\s+of\s+(?:figures|tables|illustrations|listings|examples)|index|glossary)\s*$", re.I)
+# A running head naming an index or a generated list the page belongs to, with its section number and folio ("4.1
+# Class Hierarchy 3", "5 Class Index 9", "File List 12"): a reference manual's index of classes or files, one name
+# and page number a line, in page order as often as not, is set like a contents but is not one.
+_INDEX_HEAD_RE = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?\s+)?(?:[^\W\d_][\w-]*\s+){0,2}(?:index|hierarchy|list)"
+                            r"(?:\s+(?:\d{1,5}|[ivxlcdm]{1,8}))?\s*$", re.I)
+
+
+def _under_index_head(lay: PageLayout) -> bool:
+    """The page's running head names an index or a generated list: its first line, in the top 9 % of the page, set
+    apart from the lines below it by more than they are from each other (a listing's row that opens a page, "Subject
+    Index 201", is spaced as the rows are)."""
+    lines = [ln for ln in lay.lines if ln.text.strip()]
+    if len(lines) < 4:
+        return False
+    first = lines[0]
+    if first.y1 >= lay.height * 0.09 or _HEADING_RE.match(first.text) or not _INDEX_HEAD_RE.match(first.text):
+        return False
+    gaps = sorted(b.y0 - a.y1 for a, b in zip(lines[1:], lines[2:12]))
+    return lines[1].y0 - first.y1 > 1.5 * max(gaps[len(gaps) // 2], 1.0)
 # Spaces belong to the leader character before them only: "(?:\s*[.]\s*){3,}" let every run of spaces split
 # two ways and backtracked exponentially on index lines that end in something other than leaders.
 _LEADER_RE = re.compile(r"\s*(?:[.\u00b7\u2024\u2026_\u2022]\s*){3,}$|\s*\u2026+\s*$")
@@ -712,7 +731,7 @@ def find_toc(
                     start = n
                     break
                 late = 0
-            if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]) and not heading:
+            if (any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]) or _under_index_head(lay)) and not heading:
                 continue
             raws = credible_entries(read_page_entries(lay, first=heading, lines=reading_of(lay)))
             if page_is_toc(raws, len(lay.lines)):
@@ -875,7 +894,7 @@ def _restarts(block: list[_Raw], page_raws: list[_Raw]) -> bool:
 
 
 def _toc_page(lay: PageLayout, reading_lines: Callable[[PageLayout], list[Line]] | None = None) -> bool:
-    if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]):
+    if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]) or _under_index_head(lay):
         return False
     lines = (reading_lines or _reading_lines)(lay)
     heading = any(_HEADING_RE.match(ln.text) for ln in lines[:8])

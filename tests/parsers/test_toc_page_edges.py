@@ -115,3 +115,34 @@ def test_nordic_contents_headings() -> None:
                  "Sisällysluettelo", "Obsah"):
         assert is_heading(word), word
     assert not is_heading("Indholdet af pakken")
+
+
+def _class_index(path: Path, head: str | None) -> Path:
+    """Page 2 a reference manual's class index continued from a page before: under a running head ``head`` (36 pt
+    from the top, set apart from the rows), 24 rows "Widgets::ClassNN <page>" with their page numbers right-aligned,
+    in page order; 60 body pages after it."""
+    doc = pymupdf.open()
+    doc.new_page(width=W, height=H).insert_text((72, 100), "Widgets Reference Manual", fontsize=24)
+    page = doc.new_page(width=W, height=H)
+    if head:
+        page.insert_text((72, 44), head, fontname="hebo", fontsize=9)
+    for i in range(24):
+        y = 82 + 22 * i
+        page.insert_text((99, y), f"Widgets::Class{chr(65 + i)}{chr(70 + i)}", fontname="hebo", fontsize=9)
+        num = str(10 + 2 * i)
+        page.insert_text((540 - pymupdf.get_text_length(num, fontname="hebo", fontsize=9), y), num, fontname="hebo",
+                         fontsize=9)
+    for _ in range(60):
+        doc.new_page(width=W, height=H).insert_text((72, 100), "Body text.", fontsize=10)
+    doc.save(path)
+    return path
+
+
+def test_a_page_under_a_class_index_running_head_is_not_the_contents(tmp_path: Path) -> None:
+    with PdfSource(_class_index(tmp_path / "i.pdf", "4.1 Class Hierarchy 3")) as pdf:
+        toc = find_toc(pdf.page_count, pdf.text, pdf.layout)
+    assert toc.entries == []
+    # The same rows under a running head that names no index are read as a contents: the head decides.
+    with PdfSource(_class_index(tmp_path / "c.pdf", "Widgets Reference Manual 3")) as pdf:
+        toc = find_toc(pdf.page_count, pdf.text, pdf.layout)
+    assert len(toc.entries) == 24
