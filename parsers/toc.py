@@ -22,7 +22,7 @@ from parsers.numbering import Numbering, PageNumber, parse_numbering, parse_page
 # "Contents" headings in a few languages and casings (Danish/Norwegian "Indhold"/"Innhold", Swedish "Innehåll",
 # Finnish "Sisällys", Czech "Obsah" as well); "Index of Sections" as in the issue.
 _HEADING_RE = re.compile(
-    r"^\s*(?:table\s+of\s+contents?|contents|index\s+of\s+sections|short\s+contents|brief\s+contents|"
+    r"^\s*(?:table\s+of\s+contents?|contents?|index\s+of\s+sections|short\s+contents|brief\s+contents|"
     r"inhaltsverzeichnis|inhalt|table\s+des\s+mati[eè]res|sommaire|[íi]ndice(?:\s+general)?|contenido|"
     r"indice|sum[aá]rio|sommario|inhoud|inhoudsopgave|indhold(?:sfortegnelse)?|innhold(?:sfortegnelse)?|"
     r"inneh[aå]ll(?:sf[oö]rteckning)?|sis[aä]llys(?:luettelo)?|obsah|spis\s+tre[sś]ci|содержание|оглавление|目次|目录)\s*:?\s*$",
