@@ -464,9 +464,13 @@ def map_entries(
             prev = max(prev, e.physical)
         if e.page is not None and e.page.kind == "arabic" and status in CHECKED:
             offsets_used.append((e.page.value, e.physical))
+    guessed: set[int] = set()  # deferred entries found nowhere, placed by their neighbours
     for i in deferred:
         e, key = entries[i], keys[i]
-        lo = next((entries[j].physical for j in range(i - 1, -1, -1) if entries[j].physical), body_start) or body_start
+        # An entry before this one that was found nowhere is no bound: placed at the next known page (the end of the
+        # document when none follows), it would keep the entries after it from being looked for where they are.
+        lo = next((entries[j].physical for j in range(i - 1, -1, -1) if entries[j].physical and j not in guessed),
+                  body_start) or body_start
         hi = next((entries[j].physical for j in range(i + 1, len(entries)) if entries[j].physical), page_count) or page_count
         if lo > hi:  # the TOC jumps back here (filings list Item 2 after Item 1's later pages): look just before hi
             lo = max(body_start, hi - 2)
@@ -481,9 +485,22 @@ def map_entries(
             counts[e.status] += 1
             continue
         found = finder.pages_with(key, lo, max(lo, hi)) if len(key) >= 3 else []
+        # A page that sets the title as a line of its own before one that mentions it ("Index" named in the
+        # bibliography's text, headed on the page after it).
+        found = [p for p in found if finder.titled(key, p)] or found
         # "Part II" printed without a number starts where its first item starts, unless its title shows up before.
         e.physical, e.status = (found[0], "located") if found else (max(lo, hi), "unverifiable")
         counts[e.status] += 1
+        if not found:
+            guessed.add(i)
+    for i in sorted(guessed):
+        # Placed again now that the entries after it are: at the next one's page, never past it (the appendix's
+        # "Table of Figures", named "List of Figures" in the body, before its "Bibliography" and "Index").
+        nxt = next((entries[j].physical for j in range(i + 1, len(entries)) if entries[j].physical and j not in guessed),
+                   None)
+        prev_page = next((entries[j].physical for j in range(i - 1, -1, -1) if entries[j].physical), body_start) or body_start
+        if nxt is not None and prev_page <= nxt < (entries[i].physical or 0):
+            entries[i].physical = nxt
     segments = _segments(offsets_used)
     piecewise = len(segments) > 1
     return OffsetResult(

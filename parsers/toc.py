@@ -19,15 +19,36 @@ from parsers.layout import Line, PageLayout
 from parsers.memo import per_document
 from parsers.numbering import Numbering, PageNumber, parse_numbering, parse_page_number, roman_to_int
 
-# "Contents" headings in a few languages and casings; "Index of Sections" as in the issue.
+# "Contents" headings in a few languages and casings (Danish/Norwegian "Indhold"/"Innhold", Swedish "Innehåll",
+# Finnish "Sisällys", Czech "Obsah" as well); "Index of Sections" as in the issue.
 _HEADING_RE = re.compile(
-    r"^\s*(?:table\s+of\s+contents?|contents|index\s+of\s+sections|short\s+contents|brief\s+contents|"
+    r"^\s*(?:table\s+of\s+contents?|contents?|index\s+of\s+sections|short\s+contents|brief\s+contents|"
     r"inhaltsverzeichnis|inhalt|table\s+des\s+mati[eè]res|sommaire|[íi]ndice(?:\s+general)?|contenido|"
-    r"indice|sum[aá]rio|sommario|inhoud|inhoudsopgave|spis\s+tre[sś]ci|содержание|оглавление|目次|目录)\s*:?\s*$",
+    r"indice|sum[aá]rio|sommario|inhoud|inhoudsopgave|indhold(?:sfortegnelse)?|innhold(?:sfortegnelse)?|"
+    r"inneh[aå]ll(?:sf[oö]rteckning)?|sis[aä]llys(?:luettelo)?|obsah|spis\s+tre[sś]ci|содержание|оглавление|目次|目录)\s*:?\s*$",
     re.I,
 )
 # Lists that look like a TOC but are not one.
 _NOT_TOC_RE = re.compile(r"^\s*(?:list\s+of\s+(?:figures|tables|illustrations|listings|examples)|index|glossary)\s*$", re.I)
+# A running head naming an index or a generated list the page belongs to, with its section number and folio ("4.1
+# Class Hierarchy 3", "5 Class Index 9", "File List 12"): a reference manual's index of classes or files, one name
+# and page number a line, in page order as often as not, is set like a contents but is not one.
+_INDEX_HEAD_RE = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?\s+)?(?:[^\W\d_][\w-]*\s+){0,2}(?:index|hierarchy|list)"
+                            r"(?:\s+(?:\d{1,5}|[ivxlcdm]{1,8}))?\s*$", re.I)
+
+
+def _under_index_head(lay: PageLayout) -> bool:
+    """The page's running head names an index or a generated list: its first line, in the top 9 % of the page, set
+    apart from the lines below it by more than they are from each other (a listing's row that opens a page, "Subject
+    Index 201", is spaced as the rows are)."""
+    lines = [ln for ln in lay.lines if ln.text.strip()]
+    if len(lines) < 4:
+        return False
+    first = lines[0]
+    if first.y1 >= lay.height * 0.09 or _HEADING_RE.match(first.text) or not _INDEX_HEAD_RE.match(first.text):
+        return False
+    gaps = sorted(b.y0 - a.y1 for a, b in zip(lines[1:], lines[2:12]))
+    return lines[1].y0 - first.y1 > 1.5 * max(gaps[len(gaps) // 2], 1.0)
 # Spaces belong to the leader character before them only: "(?:\s*[.]\s*){3,}" let every run of spaces split
 # two ways and backtracked exponentially on index lines that end in something other than leaders.
 _LEADER_RE = re.compile(r"\s*(?:[.\u00b7\u2024\u2026_\u2022]\s*){3,}$|\s*\u2026+\s*$")
@@ -347,6 +368,39 @@ def _header_footer_keys(pages: Sequence[PageLayout]) -> set[str]:
     return {k for k, c in counts.items() if c >= 2 and k}
 
 
+RUNNING_BAND = 0.15  # share of the page's height at its top and bottom a running head or foot may sit in
+
+
+def _edge_line(i: int, lines: list[Line], page: PageLayout) -> bool:
+    """The page's first or last line, in the top or bottom 15 % of the page: where a running head or foot is set
+    even under a deep top margin ("Surface Evolver Manual 3" whose box ends at 11 % of the page, below the 9 % band
+    the other margin tests use). Only a line of ``_running_keys`` is dropped as one."""
+    if i not in (0, len(lines) - 1):
+        return False
+    ln = lines[i]
+    return ln.y1 < page.height * RUNNING_BAND or ln.y0 > page.height * (1 - RUNNING_BAND)
+
+
+def _running_keys(layouts: Sequence[PageLayout], readings: Sequence[list[Line]]) -> set[str]:
+    """Normalized first or last lines of the contents pages that are running heads or feet: the same words on two
+    pages or more, with a number that is the page's own folio, as it goes up one a page ("Surface Evolver Manual 3"
+    on the third page, "... 4" on the fourth; "SUN/211.30 —Contents iv"), never above the page's place in the
+    file. A listing's rows that happen to open or close two pages ("3.3.1 Memory management 85" and "4.2.1 Memory
+    management 218"; "Examples 46" closing one page and "Examples 47" opening the next) list pages of the body, past
+    the contents."""
+    shifts: dict[str, set[int]] = {}  # folio minus physical page, per key
+    pages: dict[str, set[int]] = {}
+    for lay, lines in zip(layouts, readings):
+        for ln in {id(x): x for x in lines[:1] + lines[-1:]}.values():
+            words = ln.text.split()
+            folio = next((n for n in map(parse_page_number, words[-1:] + words[:1]) if n is not None), None)
+            if folio is not None and folio.value <= lay.number:  # a page's folio never runs ahead of the file's count
+                key = _edge_key(ln.text)
+                shifts.setdefault(key, set()).add(folio.value - lay.number)
+                pages.setdefault(key, set()).add(lay.number)
+    return {k for k, got in shifts.items() if len(got) == 1 and len(pages[k]) >= 2}
+
+
 def _edge_key(text: str) -> str:
     return re.sub(r"\d+|\b[ivxlcdm]+\b", "#", text.lower()).strip()
 
@@ -360,7 +414,7 @@ class _Raw:
 
 
 def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first: bool = False,
-                      lines: list[Line] | None = None) -> list[_Raw]:
+                      lines: list[Line] | None = None, running: set[str] | None = None) -> list[_Raw]:
     """Candidate TOC lines of one page, multi-line titles joined; running headers/footers dropped.
 
     A trailing number counts as a page number only on a dotted line or when it sits on the
@@ -384,13 +438,16 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
         margin = margin or (i == 0 and ln.y1 < page.height * 0.12 and 0 < ln.size <= common - 1.5)
         if skip_keys and margin and _edge_key(ln.text) in skip_keys:
             continue
+        if running and _edge_line(i, lines, page) and _edge_key(ln.text) in running:
+            continue
         if _NUMBER_LINE.match(ln.text) and margin:
             continue  # folio
         if i - start <= 1 and ln.y1 < page.height * 0.15 and running_contents_head(ln.text):
             continue  # "4 CONTENTS" / "CONTENTS 5": a running head below a deep top margin, not an entry
         if _PAGE_COLUMN.match(ln.text):
             continue  # the "Page" column header
-        if (i == 0 or i == len(lines) - 1) and margin and not _LEADER_ANY.search(ln.text) and first is False and _looks_like_running(ln, page):
+        if (i == 0 or i == len(lines) - 1) and margin and not _LEADER_ANY.search(ln.text) and first is False and _looks_like_running(ln, page) \
+                and not _listed_like_others(ln, lines):
             continue
         body.extend(_split_columns(ln))
     parsed_all = [parse_toc_line(ln.text) for ln in body]
@@ -457,6 +514,26 @@ def _looks_like_running(line: Line, page: PageLayout) -> bool:
     return bool(words) and (parse_page_number(words[0]) is not None or parse_page_number(words[-1]) is not None) and len(words) <= 12
 
 
+def _listed_like_others(line: Line, lines: list[Line]) -> bool:
+    """A line in a page's margin that is one of the listing's rows: it opens with a section number of the depth that
+    three or more other numbered lines of the page have, in their face and size ("4.4 Editing Polymer Sequences 46"
+    atop a contents page that goes on with "4.5 ...", "4.6 ..." set alike). A running head is set apart from the
+    rows it runs over, or carries no section number."""
+    num = parse_numbering(line.text)
+    if num is None or num.kind != "decimal":
+        return False
+    alike = 0
+    for other in lines:
+        if other is line or other.font != line.font or round(other.size) != round(line.size):
+            continue
+        n = parse_numbering(other.text)
+        if n is not None and n.kind == "decimal" and n.depth == num.depth:
+            alike += 1
+            if alike >= 3:
+                return True
+    return False
+
+
 def _continues(prev: Line, nxt: Line) -> bool:
     """Whether ``nxt`` is the wrapped second line of ``prev``'s title."""
     gap = nxt.y0 - prev.y1
@@ -516,7 +593,7 @@ def credible_entries(raws: list[_Raw]) -> list[_Raw]:
     run_in: list[_Raw] = []
     for r in raws:
         p = r.parsed
-        if _RUN_IN_ROW.search(p.title) or run_in and _continues(run_in[-1].line, r.line) and parse_numbering(p.title) is None:
+        if _RUN_IN_ROW.search(p.title) or run_in and _wraps_run_in(run_in, r.line) and parse_numbering(p.title) is None:
             run_in.append(r)  # a paragraph of run-in subsections, with the lines it wraps onto
             continue
         keep.extend(_run_in_entries(run_in))
@@ -530,6 +607,15 @@ def credible_entries(raws: list[_Raw]) -> list[_Raw]:
             keep.append(r)  # "Part II", or a bold heading in the entries' column, placed later from the body
     keep.extend(_run_in_entries(run_in))
     return keep
+
+
+def _wraps_run_in(rows: list[_Raw], nxt: Line) -> bool:
+    """``nxt`` goes on with a paragraph of run-in subsections: it follows the paragraph's last line as a wrapped line
+    does, measured from the paragraph's left edge (a line that opens with a page number may sit a few points right of
+    it: "29 • The cleavage specifications 31 • The fragmentation" over "specifications 34")."""
+    last = rows[-1].line
+    left = min(r.line.x0 for r in rows)
+    return _continues(replace(last, x0=min(last.x0, left)), nxt)
 
 
 def _run_in_entries(rows: list[_Raw]) -> list[_Raw]:
@@ -645,7 +731,7 @@ def find_toc(
                     start = n
                     break
                 late = 0
-            if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]) and not heading:
+            if (any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]) or _under_index_head(lay)) and not heading:
                 continue
             raws = credible_entries(read_page_entries(lay, first=heading, lines=reading_of(lay)))
             if page_is_toc(raws, len(lay.lines)):
@@ -673,13 +759,14 @@ def find_toc(
     layouts = [layout(p) for p in pages]
     keys = _header_footer_keys(layouts) if len(layouts) > 1 else set()
     reading = [reading_of(lay) for lay in layouts]
+    running = _running_keys(layouts, reading) if len(layouts) > 1 else set()
     if late:
         reading[0] = reading[0][late - 1:]
     blocks: list[list[_Raw]] = []
     body_on_last_page = False
     for lay, lines in zip(layouts, reading):
         heading = any(_HEADING_RE.match(ln.text) for ln in lines[:8])
-        read = read_page_entries(lay, keys, first=heading, lines=lines)
+        read = read_page_entries(lay, keys, first=heading, lines=lines, running=running)
         body_on_last_page = bool(body_after_listing(read))
         page_raws = credible_entries(read)
         if heading and blocks and blocks[-1] and _restarts(blocks[-1], page_raws):
@@ -807,7 +894,7 @@ def _restarts(block: list[_Raw], page_raws: list[_Raw]) -> bool:
 
 
 def _toc_page(lay: PageLayout, reading_lines: Callable[[PageLayout], list[Line]] | None = None) -> bool:
-    if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]):
+    if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]) or _under_index_head(lay):
         return False
     lines = (reading_lines or _reading_lines)(lay)
     heading = any(_HEADING_RE.match(ln.text) for ln in lines[:8])
