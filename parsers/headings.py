@@ -24,7 +24,10 @@ from parsers.offsets import title_key
 from parsers.toc import DOT_LEADERS, is_heading, part_entries
 
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
-_MONO = re.compile(r"mono|courier|consol|typewriter|\btt|cmtt|t1xtt|menlo|inconsolata", re.I)
+# Fixed-pitch families by name, for fonts embedded without the fixed-pitch flag: URW's Courier clone "NimbusMonL"
+# (what LaTeX's times/helvet packages set \texttt in: Sphinx and Doxygen manuals), "Cousine", "Anonymous Pro".
+_MONO = re.compile(r"mono|courier|consol|typewriter|\btt|cmtt|t1xtt|menlo|inconsolata|nimbusmon|cousine|anonymouspro",
+                   re.I)
 _UNITS = r"one|two|three|four|five|six|seven|eight|nine"
 _LABEL_ONLY = re.compile(
     r"^(?:chapter|part|appendix|section|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|"

@@ -1,0 +1,50 @@
+"""The headings fallback on code set in a fixed-pitch face that the PDF does not flag as fixed-pitch: URW's Courier
+clone embedded as "NimbusMonL-Bold" (LaTeX's times package, as Sphinx and Doxygen manuals use it), its reference
+entries (environment variables, option names) set bold at the body's size on lines of their own; real PDFs built
+with PyMuPDF, the fonts renamed as such a PDF names them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from parsers.headings import detect_headings, outline_headings
+from parsers.pdf import PdfSource
+from tests.pdfs import rename_fonts
+
+SANS_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"  # proportional: MuPDF flags no fixed pitch
+PROSE = "The program reads its settings from the environment before it opens the input files it is given. " * 4
+VARIABLES = ["GMX_MAXBACKUP", "GMX_NO_QUOTES", "GMX_SUPPRESS_DUMP", "GMX_TPI_DUMP", "GMX_VIEW_XVG", "GMX_LOG_BUFFER"]
+
+
+def _reference(path: Path) -> Path:
+    """Two numbered chapters (14 pt bold) with a section each (12 pt bold); under each section three variables set
+    alone on their line in the renamed face at the body's 10 pt, each followed by its indented description."""
+    doc = pymupdf.open()
+    for c in (1, 2):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 90), f"{c} Chapter number {c}", fontname="hebo", fontsize=14)
+        page.insert_textbox(pymupdf.Rect(72, 105, 540, 165), PROSE, fontname="helv", fontsize=10)
+        page.insert_text((72, 190), f"{c}.1 Environment variables", fontname="hebo", fontsize=12)
+        y = 215
+        for name in VARIABLES[3 * (c - 1):3 * c]:
+            page.insert_text((72, y), name, fontname="nmon", fontfile=SANS_BOLD, fontsize=10)
+            page.insert_textbox(pymupdf.Rect(90, y + 8, 540, y + 60), PROSE, fontname="helv", fontsize=10)
+            y += 90
+    rename_fonts(doc, "DejaVu", "/ABCDEF+NimbusMonL-Bold")
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_urw_courier_by_name_sets_code_not_heads(tmp_path: Path) -> None:
+    with PdfSource(_reference(tmp_path / "vars.pdf")) as src:
+        layouts = [src.layout(n) for n in range(1, src.page_count + 1)]
+    names = [ln for lay in layouts for ln in lay.lines if ln.text.startswith("GMX_")]
+    assert len(names) == 6 and all(ln.font == "NimbusMonL-Bold" and ln.bold and not ln.mono for ln in names)
+    found = outline_headings(detect_headings(layouts))
+    assert [(h.title, h.level) for h in found] == [
+        ("1 Chapter number 1", 1), ("1.1 Environment variables", 2),
+        ("2 Chapter number 2", 1), ("2.1 Environment variables", 2),
+    ]
