@@ -918,8 +918,14 @@ SECTION_PAGES = 3  # pages with an unnumbered head in one style before it is tak
 # Code signatures and reference entries: "abort/1", "pgf_init()", "key=value", "\\macro{arg}", "⟨key⟩"; C's
 # preprocessor lines ("#define TRUE 1"), which literate programs and pretty-printers set in bold.
 # A plural in parentheses ("sequence(s)", "MSA(s)") is prose, not a call.
+# A declaration as API references set it, a space before its parentheses (Doxygen's "operator& ( Result x, Result y )",
+# Texinfo's "shishi_der2asn1 (Shishi * handle, ...)"): an empty argument list, a pointer or a reference among the
+# arguments, arguments spaced inside the parentheses; or the tail of a declaration wrapped over two lines ("const
+# char * renew_till)"). A parenthesis of prose holds none of those ("Installation (Linux, BSD)").
 _SIGNATURE = re.compile(r"(?:^|\s)[\w:.-]+/\d+(?:\s|$)|\w\((?!e?s\)).*\)|[=\u27e8\u27e9{}\\<>]"
-                        r"|^#\s*(?:define|include|if|ifdef|ifndef|elif|else|endif|undef|pragma)\b")
+                        r"|^#\s*(?:define|include|if|ifdef|ifndef|elif|else|endif|undef|pragma)\b"
+                        r"|\w\s+\(\s*\)|\w\s*\([^()]*\w(?:\s+[*&]\s*|\s*[*&]\s+)\w[^()]*\)|\S\s\(\s[^()]*\s\)"
+                        r"|^[^(]*[,*][^(]*\)$")
 
 
 def _signature(title: str) -> bool:

@@ -48,3 +48,37 @@ def test_urw_courier_by_name_sets_code_not_heads(tmp_path: Path) -> None:
         ("1 Chapter number 1", 1), ("1.1 Environment variables", 2),
         ("2 Chapter number 2", 1), ("2.1 Environment variables", 2),
     ]
+
+
+MEMBERS = ["Result Library::operator& ( Result x, Result y ) [inline]",
+           "Generator point ( Representation r ) [related]",
+           "Variable Library::Expression::iterator::variable ( ) const [inline]",
+           "int library_string2option (const char * str) [Function]"]
+
+
+def _api_reference(path: Path) -> Path:
+    """Unnumbered chapters and sections (14 and 12 pt bold) over 10 pt prose; the sections document functions, each
+    declaration set bold at the body's size on its own line (as Doxygen and Texinfo set them), then described; the
+    last one has a head in that style that holds a parenthesis of prose ("Installation (Linux, BSD)")."""
+    doc = pymupdf.open()
+    for c, chapter in enumerate(["Results", "Generators", "Building"]):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 90), chapter, fontname="hebo", fontsize=14)
+        page.insert_textbox(pymupdf.Rect(72, 105, 540, 165), PROSE, fontname="helv", fontsize=10)
+        page.insert_text((72, 190), "Function Documentation" if c < 2 else "Platforms", fontname="hebo", fontsize=12)
+        y = 215
+        for member in MEMBERS if c < 2 else ["Installation (Linux, BSD)", "Installation (Windows)"]:
+            page.insert_text((72, y), member, fontname="hebo", fontsize=10)
+            page.insert_textbox(pymupdf.Rect(90, y + 14, 540, y + 70), PROSE, fontname="helv", fontsize=10)
+            y += 90
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_declarations_spaced_before_their_arguments_are_no_heads(tmp_path: Path) -> None:
+    with PdfSource(_api_reference(tmp_path / "api.pdf")) as src:
+        layouts = [src.layout(n) for n in range(1, src.page_count + 1)]
+    titles = [h.title for h in outline_headings(detect_headings(layouts))]
+    assert titles == ["Results", "Function Documentation", "Generators", "Function Documentation", "Building",
+                      "Platforms", "Installation (Linux, BSD)", "Installation (Windows)"]
