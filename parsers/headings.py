@@ -181,9 +181,11 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     if text[-1:] in ";/&(" or text.endswith(",") and not (wrapped and numbered is not None) or (
             text.endswith(".") and numbered is None and not (apart and _one_sentence(text) and not first.islower())):
         return False  # a sentence or its tail ("attached (the \"Terms\")."), or a fragment ("Increase /" over a column)
-    if first.islower() and not (bigger and (_NAME_LINE.match(text) and gap_above >= ln.y1 - ln.y0
+    if first.islower() and not (bigger and ((_NAME_LINE.match(text) or _IDENTIFIER.match(text))
+                                            and gap_above >= ln.y1 - ln.y0
                                             or top_styles and _SOURCE_FILE.match(text)) or apart):
-        return False  # a paragraph continuing from the line above; a manual page's "alimask - calculate ..." stays
+        return False  # a paragraph continuing from the line above; a manual page's "alimask - calculate ..." stays,
+        # and so does a function's name heading its reference entry ("astActiveObjects")
     if len(text.split()) > MAX_HEAD_WORDS and numbered is None:
         return False
     return True
@@ -205,7 +207,7 @@ def _styled_head(text: str, ln: Line) -> bool:
     """A candidate only ``loose`` let in: a larger line ending in a full stop, or opening lower-case (a program's
     name: "w1retap dependencies"). Word processors' heads keep the author's full stop and case."""
     return text.endswith(".") and parse_numbering(text) is None or _first_char(text).islower() \
-        and not _NAME_LINE.match(text) and not _SOURCE_FILE.match(text)
+        and not _NAME_LINE.match(text) and not _SOURCE_FILE.match(text) and not _IDENTIFIER.match(text)
 
 
 STYLED_SHARE = 3  # other heads in a line's style before a full stop or a lower-case start does not keep it out
@@ -479,6 +481,12 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 # ending in ":" was broken by hand and goes on.)
                 and (not _numbered(prev.title) or head_width >= 0.55 * text_width or prev.title.endswith(":"))
             ):
+                if _IDENTIFIER.match(prev.title):
+                    # A name is one word, which wraps onto no second line: the line under it in its style says what
+                    # the named function does ("astActiveObjects" over "Return pointers for all active Objects").
+                    prev.after = prev.after or text
+                    prev, prev_line = None, None
+                    continue
                 prev.title = _join(prev.title, text)  # a heading wrapped onto a second line
                 prev_line = ln
                 head_width = max(head_width, ln.x1 - ln.x0)
@@ -658,6 +666,8 @@ def _cycle_members(series: list[str], limit: int) -> set[str]:
     return set() if any((b, a) in before for a, b in before) else members
 
 
+# A function's or a variable's name as one word opening lower-case: "astActiveObjects", "gnutls_init", "mp_run".
+_IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:[A-Z][A-Za-z0-9]*|_[A-Za-z0-9]+)+$")
 # The first line of a reference entry's "Name" section: its name(s), a dash, what it does.
 _NAME_LINE = re.compile(r"^([^\s\u2014\u2013\u2212]{1,60}(?:,\s*[^\s\u2014\u2013\u2212]{1,60})*)\s+[\u2014\u2013\u2212-]\s+\S")
 

@@ -82,3 +82,35 @@ def test_declarations_spaced_before_their_arguments_are_no_heads(tmp_path: Path)
     titles = [h.title for h in outline_headings(detect_headings(layouts))]
     assert titles == ["Results", "Function Documentation", "Generators", "Function Documentation", "Building",
                       "Platforms", "Installation (Linux, BSD)", "Installation (Windows)"]
+
+
+FUNCTIONS = [("astActiveObjects", "Return pointers for all active Objects"), ("astAddCell", "Add a single cell to a map"),
+             ("astAnnul", "Annul a pointer to an Object"), ("ast_begin", "Begin a new context")]
+
+
+def _function_pages(path: Path) -> Path:
+    """A page of prose, a chapter's page, then one page a function: its name (one word opening lower-case) centred at 14 pt bold, what
+    it does set tight under it in that style, then its description at 10 pt."""
+    doc = pymupdf.open()
+    doc.new_page(width=612, height=792).insert_textbox(pymupdf.Rect(72, 90, 540, 300), PROSE, fontname="helv",
+                                                       fontsize=10)
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 90), "Function Descriptions", fontname="hebo", fontsize=18)
+    page.insert_textbox(pymupdf.Rect(72, 110, 540, 300), PROSE, fontname="helv", fontsize=10)
+    for name, does in FUNCTIONS:
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((306 - 4 * len(name), 120), name, fontname="hebo", fontsize=14)
+        page.insert_text((306 - 3.5 * len(does), 138), does, fontname="hebo", fontsize=14)
+        page.insert_text((72, 180), "Description:", fontname="hebo", fontsize=10)
+        page.insert_textbox(pymupdf.Rect(90, 186, 540, 300), PROSE, fontname="helv", fontsize=10)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_a_functions_name_heads_its_page_and_what_it_does_is_no_head(tmp_path: Path) -> None:
+    with PdfSource(_function_pages(tmp_path / "functions.pdf")) as src:
+        layouts = [src.layout(n) for n in range(1, src.page_count + 1)]
+    found = outline_headings(detect_headings(layouts))
+    assert [(h.title, h.page) for h in found if h.size > 12] == [("Function Descriptions", 2)] + [
+        (name, k + 3) for k, (name, _) in enumerate(FUNCTIONS)]
