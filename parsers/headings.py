@@ -24,7 +24,10 @@ from parsers.offsets import title_key
 from parsers.toc import DOT_LEADERS, is_heading, part_entries
 
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
-_MONO = re.compile(r"mono|courier|consol|typewriter|\btt|cmtt|t1xtt|menlo|inconsolata", re.I)
+# Fixed-pitch families by name, for fonts embedded without the fixed-pitch flag: URW's Courier clone "NimbusMonL"
+# (what LaTeX's times/helvet packages set \texttt in: Sphinx and Doxygen manuals), "Cousine", "Anonymous Pro".
+_MONO = re.compile(r"mono|courier|consol|typewriter|\btt|cmtt|t1xtt|menlo|inconsolata|nimbusmon|cousine|anonymouspro",
+                   re.I)
 _UNITS = r"one|two|three|four|five|six|seven|eight|nine"
 _LABEL_ONLY = re.compile(
     r"^(?:chapter|part|appendix|section|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|"
@@ -178,9 +181,11 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     if text[-1:] in ";/&(" or text.endswith(",") and not (wrapped and numbered is not None) or (
             text.endswith(".") and numbered is None and not (apart and _one_sentence(text) and not first.islower())):
         return False  # a sentence or its tail ("attached (the \"Terms\")."), or a fragment ("Increase /" over a column)
-    if first.islower() and not (bigger and (_NAME_LINE.match(text) and gap_above >= ln.y1 - ln.y0
+    if first.islower() and not (bigger and ((_NAME_LINE.match(text) or _IDENTIFIER.match(text))
+                                            and gap_above >= ln.y1 - ln.y0
                                             or top_styles and _SOURCE_FILE.match(text)) or apart):
-        return False  # a paragraph continuing from the line above; a manual page's "alimask - calculate ..." stays
+        return False  # a paragraph continuing from the line above; a manual page's "alimask - calculate ..." stays,
+        # and so does a function's name heading its reference entry ("astActiveObjects")
     if len(text.split()) > MAX_HEAD_WORDS and numbered is None:
         return False
     return True
@@ -202,7 +207,7 @@ def _styled_head(text: str, ln: Line) -> bool:
     """A candidate only ``loose`` let in: a larger line ending in a full stop, or opening lower-case (a program's
     name: "w1retap dependencies"). Word processors' heads keep the author's full stop and case."""
     return text.endswith(".") and parse_numbering(text) is None or _first_char(text).islower() \
-        and not _NAME_LINE.match(text) and not _SOURCE_FILE.match(text)
+        and not _NAME_LINE.match(text) and not _SOURCE_FILE.match(text) and not _IDENTIFIER.match(text)
 
 
 STYLED_SHARE = 3  # other heads in a line's style before a full stop or a lower-case start does not keep it out
@@ -476,6 +481,12 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 # ending in ":" was broken by hand and goes on.)
                 and (not _numbered(prev.title) or head_width >= 0.55 * text_width or prev.title.endswith(":"))
             ):
+                if _IDENTIFIER.match(prev.title):
+                    # A name is one word, which wraps onto no second line: the line under it in its style says what
+                    # the named function does ("astActiveObjects" over "Return pointers for all active Objects").
+                    prev.after = prev.after or text
+                    prev, prev_line = None, None
+                    continue
                 prev.title = _join(prev.title, text)  # a heading wrapped onto a second line
                 prev_line = ln
                 head_width = max(head_width, ln.x1 - ln.x0)
@@ -655,6 +666,8 @@ def _cycle_members(series: list[str], limit: int) -> set[str]:
     return set() if any((b, a) in before for a, b in before) else members
 
 
+# A function's or a variable's name as one word opening lower-case: "astActiveObjects", "gnutls_init", "mp_run".
+_IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:[A-Z][A-Za-z0-9]*|_[A-Za-z0-9]+)+$")
 # The first line of a reference entry's "Name" section: its name(s), a dash, what it does.
 _NAME_LINE = re.compile(r"^([^\s\u2014\u2013\u2212]{1,60}(?:,\s*[^\s\u2014\u2013\u2212]{1,60})*)\s+[\u2014\u2013\u2212-]\s+\S")
 
@@ -915,8 +928,14 @@ SECTION_PAGES = 3  # pages with an unnumbered head in one style before it is tak
 # Code signatures and reference entries: "abort/1", "pgf_init()", "key=value", "\\macro{arg}", "⟨key⟩"; C's
 # preprocessor lines ("#define TRUE 1"), which literate programs and pretty-printers set in bold.
 # A plural in parentheses ("sequence(s)", "MSA(s)") is prose, not a call.
+# A declaration as API references set it, a space before its parentheses (Doxygen's "operator& ( Result x, Result y )",
+# Texinfo's "shishi_der2asn1 (Shishi * handle, ...)"): an empty argument list, a pointer or a reference among the
+# arguments, arguments spaced inside the parentheses; or the tail of a declaration wrapped over two lines ("const
+# char * renew_till)"). A parenthesis of prose holds none of those ("Installation (Linux, BSD)").
 _SIGNATURE = re.compile(r"(?:^|\s)[\w:.-]+/\d+(?:\s|$)|\w\((?!e?s\)).*\)|[=\u27e8\u27e9{}\\<>]"
-                        r"|^#\s*(?:define|include|if|ifdef|ifndef|elif|else|endif|undef|pragma)\b")
+                        r"|^#\s*(?:define|include|if|ifdef|ifndef|elif|else|endif|undef|pragma)\b"
+                        r"|\w\s+\(\s*\)|\w\s*\([^()]*\w(?:\s+[*&]\s*|\s*[*&]\s+)\w[^()]*\)|\S\s\(\s[^()]*\s\)"
+                        r"|^[^(]*[,*][^(]*\)$")
 
 
 def _signature(title: str) -> bool:
