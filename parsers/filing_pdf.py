@@ -8,7 +8,9 @@ and the form's order (``filing_anatomy.best_chain``, as for HTML): a contents ro
 on every page or a sentence citing an Item cannot put one out of order. Parts come from "PART II" lines
 between the Parts' Items, inferred where missing. The chain's other entries (sub-headings, back matter)
 are nested under the Item they fall in. A cross-reference 10-K (Items only in an index at the back that
-points at the report's own pages) gets its Items from that index's printed page numbers.
+points at the report's own pages) gets its Items from that index's printed page numbers. Heads read off the
+SEC cover page (its address, file number and captions, when the headings reader takes them for heads) are one
+node, the cover page.
 Pure over page texts.
 """
 
@@ -269,6 +271,21 @@ def _page_reference(lines: list[tuple[int, int, str]], row: fa.Candidate) -> str
     return None
 
 
+# The SEC's cover page: its first lines name the Commission, and a line of its own names the form.
+_COMMISSION = re.compile(r"\bsecurities\s+and\s+exchange\s+commission\b", re.I)
+COVER_LINES = 12
+COVER_TITLE = "Cover Page"  # what the forms' General Instructions call it
+_CONTENTS = re.compile(r"^\s*(?:table\s+of\s+contents|contents|index)\s*$", re.I)  # a contents on the cover stays
+
+
+def _is_cover(page_text: str) -> bool:
+    """Whether a page is a 10-K/10-Q's cover: the Commission named among its first lines, the form on a line
+    of its own."""
+    lines = [ln.strip() for ln in page_text.splitlines() if ln.strip()]
+    return (any(_COMMISSION.search(ln) for ln in lines[:COVER_LINES])
+            and fa.detect_form([ln for ln in lines if len(ln) <= 40]) is not None)
+
+
 _PAGE_REF = re.compile(r"^(?:pages?\s+)?((?:[A-Z]{1,2}-)?\d{1,4})(?:\s*[-\u2013]\s*(?:[A-Z]{1,2}-)?\d{1,4})?(?:,|$)", re.I)
 
 
@@ -359,6 +376,14 @@ def anchor_items(entries: list[Entry], page_count: int, text: Callable[[int], st
         level = max(1, 1 + e.level - base) if closing else item_level + 1 + (e.level - base)  # an exhibit keeps its children
         placed.append(((*pos, 1 + k), Entry(level, e.title, e.page, e.kind)))
     placed.sort(key=lambda x: x[0])
+    on_cover = {k for k, (pos, e) in enumerate(placed)
+                if pos[0] == 1 and pos[2] > 0 and pos < (*first, 0) and not _CONTENTS.match(e.title)}
+    if on_cover and first[0] > 1 and _is_cover(text(1)):
+        # The cover is a form (the Commission's address, the file number, "(Exact name of registrant ...)"
+        # captions, the documents incorporated by reference): its lines read as heads are one section, the cover.
+        placed = [x for k, x in enumerate(placed) if k not in on_cover]
+        placed.insert(0, ((1, 0, 0), Entry(1, COVER_TITLE, 1)))
+        decisions["cover_lines"] = len(on_cover)
     decisions["kept_entries"] = len(rest)
     decisions["dropped_entries"] = len(entries) - len(rest)
     return [e for _, e in placed], decisions

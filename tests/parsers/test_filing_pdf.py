@@ -172,3 +172,29 @@ def test_item_lines_under_a_running_part_header_lose_to_the_headings(tmp_path: P
         (2, "ITEM 1. FINANCIAL STATEMENTS"), (3, "Item 2. Management's discussion and analysis"),
         (3, "Item 3. Quantitative and qualitative disclosures"), (3, "Item 4. Controls and procedures"),
         (5, "Item 1. Legal proceedings"), (5, "Item 1A. Risk factors"), (5, "Item 6. Exhibits")]
+
+
+def test_cover_lines_read_as_heads_are_one_cover_node(tmp_path: Path) -> None:
+    """No contents page: the headings reader took the cover's bold captions and address lines for heads (as it
+    does on a cover set in bold throughout). The cover is a form, not sections: those lines become one node, the
+    cover page, and the Parts and Items stay."""
+    cover = [("UNITED STATES", 12), ("SECURITIES AND EXCHANGE COMMISSION", 12), ("Washington, D.C. 20549", 10),
+             ("FORM 10-K", 12), ("Commission File Number 001-00001", 10), ("ACME WIDGETS, INC.", 14),
+             ("(Exact name of registrant as specified in its charter)", 10)] + BODY
+    pages = [cover, _page("PART I", "ITEM 1. BUSINESS", body=3), _page("ITEM 1A. RISK FACTORS", body=3),
+             _page("ITEM 2. PROPERTIES", body=2) + _page("PART II", "ITEM 5. MARKET FOR REGISTRANT'S COMMON EQUITY"),
+             _page("ITEM 7. MANAGEMENT'S DISCUSSION AND ANALYSIS", body=3)]
+    read = [Entry(1, "Washington, D.C. 20549", 1), Entry(1, "Commission File Number 001-00001", 1),
+            Entry(1, "(Exact name of registrant as specified in its charter)", 1), Entry(1, "PART I", 2),
+            Entry(2, "ITEM 1. BUSINESS", 2), Entry(2, "ITEM 1A. RISK FACTORS", 3)]
+    with PdfSource(sized_lines_pdf(tmp_path / "10k.pdf", pages)) as pdf:
+        got, info = anchor_items(read, pdf.page_count, pdf.text)
+        assert [(e.level, e.title, e.page) for e in got][:3] == [(1, "Cover Page", 1), (1, "PART I", 2),
+                                                                (2, "ITEM 1. BUSINESS", 2)]
+        assert [e.title for e in got if e.page == 1] == ["Cover Page"] and info["cover_lines"] == 3
+        # A first page that is no SEC cover (an annual report's own cover before the form) keeps its heads.
+        pages[0] = [("2025 Annual Report and Form 10-K", 14), ("Washington, D.C. 20549", 10)] + BODY
+    with PdfSource(sized_lines_pdf(tmp_path / "wrapped.pdf", pages)) as pdf:
+        got, info = anchor_items(read, pdf.page_count, pdf.text)
+        assert info["mode"] == "ordered" and "cover_lines" not in info
+        assert [e.title for e in got if e.page == 1] == [e.title for e in read if e.page == 1]
