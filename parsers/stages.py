@@ -66,7 +66,11 @@ STAGES: dict[str, tuple[str, str]] = {
     # numbered alone keep their unnumbered sections; an epigraph is no head; a contents entry verified by its number
     # and title run in on a page; a section letter's page ("A-vii") is no part of a title; layouts read by a compiled
     # walk over MuPDF's text (the same lines) and unrotated page sizes
-    "structure": ("11", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+    # structure 12 (17q): contents running heads told by a folio that tracks the page, margin rows listed like
+    # others kept, run-in wraps, Nordic/"Content" contents heads, index pages are no contents, unfound unnumbered
+    # entries at the contents' end; fixed-pitch faces by name, spaced code signatures, lower-case function names as
+    # heads; a filing's SEC cover page read as heads becomes one "Cover Page" node
+    "structure": ("12", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
