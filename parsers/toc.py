@@ -49,6 +49,12 @@ def _under_index_head(lay: PageLayout) -> bool:
         return False
     gaps = sorted(b.y0 - a.y1 for a, b in zip(lines[1:], lines[2:12]))
     return lines[1].y0 - first.y1 > 1.5 * max(gaps[len(gaps) // 2], 1.0)
+
+
+def _lists_something_else(lay: PageLayout) -> bool:
+    """A page set like a contents that lists something else: headed "List of Figures", "Index", "Glossary" among its
+    first lines, or under an index's or a generated list's running head."""
+    return any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]) or _under_index_head(lay)
 # Spaces belong to the leader character before them only: "(?:\s*[.]\s*){3,}" let every run of spaces split
 # two ways and backtracked exponentially on index lines that end in something other than leaders.
 _LEADER_RE = re.compile(r"\s*(?:[.\u00b7\u2024\u2026_\u2022]\s*){3,}$|\s*\u2026+\s*$")
@@ -731,7 +737,7 @@ def find_toc(
                     start = n
                     break
                 late = 0
-            if (any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]) or _under_index_head(lay)) and not heading:
+            if _lists_something_else(lay) and not heading:
                 continue
             raws = credible_entries(read_page_entries(lay, first=heading, lines=reading_of(lay)))
             if page_is_toc(raws, len(lay.lines)):
@@ -894,7 +900,7 @@ def _restarts(block: list[_Raw], page_raws: list[_Raw]) -> bool:
 
 
 def _toc_page(lay: PageLayout, reading_lines: Callable[[PageLayout], list[Line]] | None = None) -> bool:
-    if any(_NOT_TOC_RE.match(ln.text) for ln in lay.lines[:6]) or _under_index_head(lay):
+    if _lists_something_else(lay):
         return False
     lines = (reading_lines or _reading_lines)(lay)
     heading = any(_HEADING_RE.match(ln.text) for ln in lines[:8])
