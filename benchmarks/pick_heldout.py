@@ -35,6 +35,15 @@ The rule:
    (added in session 17q, when heldout12's no-toc run took slepc3.22-doc's slepc.pdf, a later edition of the SLEPc
    manual heldout4 holds from slepc3.18-doc; that run had visited every candidate, so the rule drops the row and
    changes no other pick).
+9. Rule 8 also holds across binary packages of one source package and across translations and releases: names are
+   compared by source package (the `Source:` field of the package index) as well as by binary package, and file
+   names without a language tag before `.pdf` or a Debian release's code name (`debian-faq.nl.pdf` is
+   `debian-faq.en.pdf`; `debian-edu-trixie-manual.pdf` is `debian-edu-bookworm-manual.pdf`). Added in session
+   17r, when heldout13's first no-toc run took the Dutch Debian FAQ (heldout2 holds the English one), the
+   Norwegian Debian Edu manual (heldout11 holds the Danish one) and freedm's later Freedoom manual (heldout10
+   holds freedoom's); both of heldout13's runs were repeated with this rule before any result was looked at.
+   By then bookworm and trixie had no qualifying `no-toc` document left, so heldout13's no-toc rows come from the
+   next release, forky (rule 6).
 """
 from __future__ import annotations
 
@@ -58,23 +67,46 @@ COMMON = {"the", "and", "of", "to", "is", "in"}
 CONTENTS = re.compile(r"^\s*(table\s+of\s+)?contents\s*$", re.I | re.M)
 
 
-def edition(pkg: str, path: str) -> tuple[str, str]:
-    """A document's edition-free name (rule 8): the package without version numbers, and the file name."""
-    return re.sub(r"[0-9.]+", "", pkg), re.sub(r"\.gz$", "", path.rsplit("/", 1)[-1])
+CODENAMES = re.compile(r"[-_.](?:hamm|slink|potato|woody|sarge|etch|lenny|squeeze|wheezy|jessie|stretch|buster"
+                       r"|bullseye|bookworm|trixie|forky|duke)(?=[-_.])")
 
 
-def used() -> tuple[set[str], set[str], set[str], set[tuple[str, str]]]:
+def edition(source: str, path: str) -> tuple[str, str]:
+    """A document's edition- and language-free name (rules 8 and 9): the source package without version numbers,
+    and the file name without `.gz`, a language tag before `.pdf` (`.nl.pdf`, `.pt_BR.pdf`) or a release's name."""
+    name = re.sub(r"\.gz$", "", path.rsplit("/", 1)[-1])
+    name = re.sub(r"\.[a-z]{2}(?:_[A-Z]{2})?(?=\.pdf$)", "", name)
+    return re.sub(r"[0-9.]+", "", source), CODENAMES.sub("", name)
+
+
+def source_of(pkg: str, pool: dict[str, tuple[str, int, str, str]]) -> str:
+    """The source package a binary package is built from (its `Source:` field; the binary's own name without one)."""
+    if pkg in pool:
+        return pool[pkg][3]
+    out = subprocess.run(["apt-cache", "show", "--no-all-versions", pkg], capture_output=True, text=True).stdout
+    m = re.search(r"^Source: (\S+)", out, re.M)
+    return m.group(1) if m else pkg
+
+
+def used(work: Path) -> tuple[set[str], set[str], set[str], set[tuple[str, str]]]:
     """Packages, doc_ids, PDF sha256s and edition-free names already in the corpus tables."""
     pkgs, ids, shas, editions = set(), set(), set(), set()
+    pools: dict[str, dict[str, tuple[str, int, str, str]]] = {DEFAULT_SUITE: {}}
     for tsv in (HERE.parent.parent / "shared/corpus/manuals/corpus.tsv", HERE / "corpus_extra.tsv"):
         lines = tsv.read_text().splitlines()
-        sha_col = lines[0].split("\t").index("sha256")
+        head = lines[0].split("\t")
+        sha_col = head.index("sha256")
         for line in lines[1:]:
             cells = line.split("\t")
             ids.add(cells[0])
             pkgs.add(cells[1])
             shas.add(cells[sha_col])
-            editions.add(edition(cells[1], cells[3]))
+            suite = cells[head.index("suite")] if "suite" in head and len(cells) > head.index("suite") else ""
+            suite = suite or DEFAULT_SUITE
+            if suite not in pools:
+                pools[suite] = suite_packages(suite, work)
+            editions.add(edition(cells[1], cells[3]))  # rule 8 as first written: the binary package's name
+            editions.add(edition(source_of(cells[1], pools[suite]), cells[3]))
     return pkgs, ids, shas, editions
 
 
@@ -101,16 +133,17 @@ def candidates(contents: Path) -> dict[str, list[str]]:
     return by_pkg
 
 
-def suite_packages(suite: str, work: Path) -> dict[str, tuple[str, int, str]]:
-    """package -> (version, size, pool path) from another release's binary-all Packages index (no apt source needed)."""
+def suite_packages(suite: str, work: Path) -> dict[str, tuple[str, int, str, str]]:
+    """package -> (version, size, pool path, source package) from another release's binary-all Packages index (no
+    apt source needed)."""
     index = work / f"Packages-all-{suite}.xz"
     if not index.exists():
         urllib.request.urlretrieve(f"{ARCHIVE}/dists/{suite}/main/binary-all/Packages.xz", index)
-    out: dict[str, tuple[str, int, str]] = {}
+    out: dict[str, tuple[str, int, str, str]] = {}
     for stanza in lzma.decompress(index.read_bytes()).decode("utf-8", "replace").split("\n\n"):
         f = dict(re.findall(r"^([A-Za-z-]+): (.*)$", stanza, re.M))
         if {"Package", "Version", "Size", "Filename"} <= f.keys():
-            out[f["Package"]] = (f["Version"], int(f["Size"]), f["Filename"])
+            out[f["Package"]] = (f["Version"], int(f["Size"]), f["Filename"], f.get("Source", f["Package"]).split()[0])
     return out
 
 
@@ -159,7 +192,7 @@ def main() -> int:
     if not contents.exists():
         urllib.request.urlretrieve(f"{ARCHIVE}/dists/{args.suite}/main/Contents-all.gz", contents)
     pool = {} if args.suite == DEFAULT_SUITE else suite_packages(args.suite, args.work)
-    used_pkgs, ids, used_shas, used_editions = used()
+    used_pkgs, ids, used_shas, used_editions = used(args.work)
     held = reserved()
     if len(held) < 10:
         raise SystemExit("could not read the reserved packages from ../shared/corpus/manuals/README.md")
@@ -204,10 +237,12 @@ def main() -> int:
                     print(f"  no  {pkg} {path}: the same PDF as a row of the corpus tables", file=sys.stderr)
                     continue
                 used_shas.add(sha)
-                if edition(pkg, path) in used_editions:  # rule 8: another edition of a document already held
-                    print(f"  no  {pkg} {path}: another edition of a row of the corpus tables", file=sys.stderr)
+                names = {edition(pkg, path), edition(source_of(pkg, pool), path)}
+                if names & used_editions:  # rules 8-9: another edition or translation of a document already held
+                    print(f"  no  {pkg} {path}: another edition or translation of a row of the corpus tables",
+                          file=sys.stderr)
                     continue
-                used_editions.add(edition(pkg, path))
+                used_editions |= names
                 doc_id = re.sub(r"\.pdf(\.gz)?$", "", path.rsplit("/", 1)[-1]).lower()
                 doc_id = re.sub(r"[^a-z0-9]+", "-", doc_id).strip("-")
                 if doc_id in ids:
