@@ -254,11 +254,20 @@ def _bold_run_in(text: str, ln: Line, body: float, gap_above: float) -> str | No
     return head
 
 
-def _text_margin(layouts: Sequence[PageLayout], body: float) -> float:
-    """Where most of the document's body-size lines start: its text's left margin (a page of definitions, most of
-    them indented, does not move it)."""
+def _text_margins(layouts: Sequence[PageLayout], body: float) -> tuple[float, ...]:
+    """Where the document's body-size lines start: its text's left margin, where most of them do (a page of
+    definitions, most of them indented, does not move it), and any other x where a good share of them start
+    (``MARGIN_SHARE`` of the first's). A manual page's paragraphs start at one indent and its definitions' text at a
+    deeper one, which may hold more lines (a long list of options): both are margins a paragraph is set at."""
     starts = Counter(round(ln.x0) for lay in layouts for ln in lay.lines if abs(ln.size - body) <= SIZE_JITTER)
-    return float(starts.most_common(1)[0][0]) if starts else 0.0
+    if not starts:
+        return (0.0,)
+    ranked = starts.most_common()
+    top = ranked[0][1]
+    return tuple(float(x) for x, n in ranked if n >= MARGIN_SHARE * top)
+
+
+MARGIN_SHARE = 0.25  # body-size lines starting at an x, of those at the main margin, before it is a margin too
 
 
 def _wraps(ln: Line, nxt: Line | None) -> bool:
@@ -272,28 +281,70 @@ def _wraps(ln: Line, nxt: Line | None) -> bool:
 _LABELLED = re.compile(r"^[A-Z][A-Za-z]{2,11}\s+\d{1,3}[A-Z]?(?:\.\d{1,3})*\s*[:.\u2013\u2014-]\s")
 
 
-def _definition_term(ln: Line, nxt: Line | None, body: float, margin: Callable[[], float],
-                     then: Line | None = None) -> bool:
+def _definition_term(ln: Line, nxt: Line | None, body: float, margin: Callable[[], tuple[float, ...]],
+                     then: Line | None = None, listed: Callable[[], frozenset] | None = None) -> bool:
     """A definition list's term: a body-size bold line ("ASCII", "11.9; perl-policy") whose definition follows with no
-    space between, the term at the document's text margin and the definition indented from it (docutils', DocBook's
-    and Texinfo's definition lists). A head has space below it, or stands out of the text's margin (groff's man pages
-    set their heads to the left of every paragraph); a list under a head (bullets, numbers) or code is no definition;
-    nor is a paragraph indented on its first line only (``then``, the line after, back at the margin: a filing's
-    "20. Restructuring" over its note's text)."""
-    if nxt is None or ln.size >= body + 0.9 or _bold(nxt) or _monospace(nxt):
+    space between, the term at a text margin of the document and the definition indented from it (docutils', DocBook's
+    and Texinfo's definition lists, a manual page's tagged paragraphs). A head has space below it, or stands out of the
+    text's margins (groff's man pages set their heads to the left of every paragraph); a list under a head (bullets,
+    numbers) or code is no definition; nor is a paragraph indented on its first line only (``then``, the line after,
+    back at the margin: a filing's "20. Restructuring" over its note's text).
+
+    A term of a style and place the document sets many terms in (``listed``, ``_listed_terms``) is one with some
+    space between it and its definition too (a manual page's options, each description opening with a paragraph)."""
+    if _hanging(ln, nxt, body, margin, then):
+        return True
+    return listed is not None and _term_key(ln) in listed() and _hanging(ln, nxt, body, margin, then, listed=True)
+
+
+TERM_GAP = 0.5  # space between a term and its definition, in line heights, under which the two are one item
+LIST_GAP = 2.5  # the same for a term of a style the document sets its terms in
+MIN_TERMS = 3  # terms of one style and place, each with its definition right under it, before the style is a list's
+TERM_SHARE = 0.5  # share of a style's lines over an indented text that are such terms
+
+
+def _term_key(ln: Line) -> tuple[str, float, int]:
+    return (ln.font or "", round(ln.size, 1), round(ln.x0))
+
+
+def _hanging(ln: Line, nxt: Line | None, body: float, margin: Callable[[], tuple[float, ...]], then: Line | None,
+             listed: bool = False) -> bool:
+    """A line at a text margin with the next line's text indented from it (a hanging definition) right under it;
+    ``listed``, a line of a style the document sets its terms in: with some space between, and the definition may
+    open in bold ("Equivalent to ...") or with a bracket ("(Experimental feature.)")."""
+    if nxt is None or ln.size >= body + 0.9 or _bold(nxt) and not listed or _monospace(nxt):
         return False
     if parse_numbering(ln.text) is not None or _LABELLED.match(ln.text.lstrip()):
         return False  # "20. Restructuring", "Note 7: Property, Plant and Equipment": a numbered head, whatever is under it
-    if nxt.y0 - ln.y1 >= 0.5 * max(ln.y1 - ln.y0, 1.0) or nxt.x0 < ln.x0 - 2 + max(body, 1.0):
+    if nxt.y0 - ln.y1 >= (LIST_GAP if listed else TERM_GAP) * max(ln.y1 - ln.y0, 1.0) \
+            or nxt.x0 < ln.x0 - 2 + max(body, 1.0):
         return False
-    at = margin()  # a pass over the document's lines, made once and only for a line that may be a term
-    if abs(ln.x0 - at) > 2 or nxt.x0 < at + max(body, 1.0):
+    # A pass over the document's lines, made once and only for a line that may be a term.
+    if not any(abs(ln.x0 - at) <= 2 and nxt.x0 >= at + max(body, 1.0) for at in margin()):
         return False
     if then is not None and then.y0 - nxt.y1 < 0.5 * max(nxt.y1 - nxt.y0, 1.0) and then.x0 < nxt.x0 - 2 \
             and not _bold(then) and abs(then.size - nxt.size) < 0.5:
         return False  # the text under it goes on at the left: its first line was indented, not a definition
     first = nxt.text.lstrip()[:1]
-    return first.isalnum() and not _BULLET.match(nxt.text.lstrip()) and parse_numbering(nxt.text) is None
+    return (first.isalnum() or listed) and not _BULLET.match(nxt.text.lstrip()) and parse_numbering(nxt.text) is None
+
+
+def _listed_terms(layouts: Sequence[PageLayout], body: float, margin: Callable[[], tuple[float, ...]]) -> frozenset:
+    """The styles and places (font, size, x) of the bold body-size lines a document sets as a definition list's
+    terms: at least ``MIN_TERMS`` of them over their definitions with no space between, and those a good share
+    (``TERM_SHARE``) of the style's lines over an indented text, space between or not."""
+    close: Counter[tuple] = Counter()
+    spaced: Counter[tuple] = Counter()
+    for lay in layouts:
+        lines = lay.lines
+        for i, ln in enumerate(lines):
+            if not _bold(ln) or ln.size < body - 0.6 or ln.size >= body + 0.9 or i + 1 >= len(lines):
+                continue
+            then = lines[i + 2] if i + 2 < len(lines) else None
+            if _hanging(ln, lines[i + 1], body, margin, then, listed=True):
+                spaced[_term_key(ln)] += 1
+                close[_term_key(ln)] += _hanging(ln, lines[i + 1], body, margin, then)
+    return frozenset(k for k, n in close.items() if n >= MIN_TERMS and n >= TERM_SHARE * spaced[k])
 
 
 # A named code chunk where a CWEB program defines it: "<Decode equal sign escape 29> =" (angle brackets, the
@@ -394,13 +445,19 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
         body = body_size(layouts)
     found: list[Heading] = []
     unit_name = ""
-    known: list[float] = []
+    known: list[tuple[float, ...]] = []
+    terms: list[frozenset] = []
     top_styles = _page_top_styles(layouts, body)
 
-    def margin() -> float:
+    def margin() -> tuple[float, ...]:
         if not known:
-            known.append(_text_margin(layouts, body))
+            known.append(_text_margins(layouts, body))
         return known[0]
+
+    def listed() -> frozenset:
+        if not terms:
+            terms.append(_listed_terms(layouts, body, margin))
+        return terms[0]
 
     for lay in layouts:
         unit = _unit_title(lay)
@@ -437,7 +494,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             loose = not strong_only and (above is None or abs(above.size - ln.size) >= 0.5 or _bold(above) != _bold(ln)) \
                 and (nxt is None or abs(nxt.size - ln.size) >= 0.5 or _bold(nxt) != _bold(ln))
             if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped, top_styles, loose) or _definition_term(
-                    ln, nxt, body, margin, lay.lines[i + 2] if i + 2 < len(lay.lines) else None):
+                    ln, nxt, body, margin, lay.lines[i + 2] if i + 2 < len(lay.lines) else None, listed):
                 chunk = None if strong_only or text[:1] not in _CHUNK_OPEN else _chunk_name(text)
                 digit = text[:1].isdecimal()  # both run-in heads open with their number (_RUN_IN, _NUMBERED_START)
                 head = None if strong_only or chunk is not None or not digit else _run_in(text, ln, body, gap_above)

@@ -108,3 +108,20 @@ def test_a_labelled_note_over_one_indented_line_and_a_table_stays_a_head(tmp_pat
     pages = [_prose() + note(k + 1, w) + _prose() for k, w in enumerate(names)]
     titles = [t for t, _ in _titles(_manual(tmp_path / "notes.pdf", pages))]
     assert titles == [f"Note {k + 1}: {w}" for k, w in enumerate(names)]
+
+
+def test_a_manual_pages_tagged_options_are_not_heads(tmp_path: Path) -> None:
+    # groff's tagged paragraphs: each option in bold at the paragraphs' indent, its description indented under it,
+    # mostly right under it, some after a space (a description opening with a paragraph of its own). The
+    # descriptions outnumber the paragraphs, so the main text margin is theirs; the paragraphs' indent is a margin
+    # too. The subsection head left of the paragraphs stays a head.
+    def option(n: int, w: str, spaced: bool) -> list[Row]:  # a configuration variable and its default
+        return [(f"${w}_{('size', 'mode', 'dir', 'view')[n]} [{n}]", 108, "tibo", 10, 12),
+                *[(PROSE, 144, "tiro", 10, 12 if spaced and k == 0 else 0) for k in range(3)]]
+
+    words = ("cats", "dogs", "fish", "birds", "mice", "frogs")
+    pages = [[(f"{w.upper()} OPTIONS", 72, "tibo", 11, 20), *[(PROSE, 108, "tiro", 10, 0) for _ in range(3)],
+              (f"Options for {w}", 87, "tibo", 10, 12), *[(PROSE, 108, "tiro", 10, 0) for _ in range(2)],
+              *[row for n in range(4) for row in option(n, w, spaced=n == 2)]] for w in words]
+    titles = [t for t, _ in _titles(_manual(tmp_path / "options.pdf", pages))]
+    assert titles == [t for w in words for t in (f"{w.upper()} OPTIONS", f"Options for {w}")]
