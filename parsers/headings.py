@@ -149,6 +149,8 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
         return False
     if _monospace(ln) and ln.size < body + 0.9:
         return False  # code; a monospace line set larger than the body is a heading ("4.1 control", "debian/rules")
+    if _monospace(ln) and _CALL_SIGNATURE.match(text):
+        return False  # a function's signature, whatever its size: code (Texinfo's definition lines)
     if _BULLET.match(text):
         return False
     if ln.max_gap > 3 * max(ln.size, body):
@@ -189,6 +191,20 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
     if len(text.split()) > MAX_HEAD_WORDS and numbered is None:
         return False
     return True
+
+
+# A function's signature: its type's words, its name and the opening bracket of its parameters ("Shishi_tkt *
+# shishi_tkts_find (Shishi_tkts * tkts,", "void gsasl_done (Gsasl * ctx)").
+_CALL_SIGNATURE = re.compile(r"^[A-Za-z_][\w:<>]*(?:\s+[\w:<>]+)*[\s*&]+[A-Za-z_]\w*\s*\(")
+
+
+def _code_continued(ln: Line, above: Line | None, body: float) -> bool:
+    """A line going on from a line of code right above it, in its size, indented from it (or under a line of
+    parameters ending in a comma): the rest of a function's signature wrapped onto it ("(Shishi_tkts * tkts, const
+    char * server)"), in whatever font."""
+    return (above is not None and _monospace(above) and abs(above.size - ln.size) < 0.5
+            and ln.y0 - above.y1 < 0.8 * max(ln.y1 - ln.y0, 1.0)
+            and (ln.x0 >= above.x0 + max(body, 1.0) or abs(ln.x0 - above.x0) <= 2 and above.text.rstrip().endswith(",")))
 
 
 def _first_char(text: str) -> str:
@@ -493,7 +509,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             # lines in one style (a list of names under an exhibit's title: "Larry Aiello, Jr.", "R. Pierce Baker, III").
             loose = not strong_only and (above is None or abs(above.size - ln.size) >= 0.5 or _bold(above) != _bold(ln)) \
                 and (nxt is None or abs(nxt.size - ln.size) >= 0.5 or _bold(nxt) != _bold(ln))
-            if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped, top_styles, loose) or _definition_term(
+            if not _is_candidate(ln, lay, body, gap_above, strong_only, wrapped, top_styles, loose) \
+                    or _code_continued(ln, above, body) or _definition_term(
                     ln, nxt, body, margin, lay.lines[i + 2] if i + 2 < len(lay.lines) else None, listed):
                 chunk = None if strong_only or text[:1] not in _CHUNK_OPEN else _chunk_name(text)
                 digit = text[:1].isdecimal()  # both run-in heads open with their number (_RUN_IN, _NUMBERED_START)
