@@ -326,9 +326,10 @@ def _term_key(ln: Line) -> tuple[str, float, int]:
 def _hanging(ln: Line, nxt: Line | None, body: float, margin: Callable[[], tuple[float, ...]], then: Line | None,
              listed: bool = False) -> bool:
     """A line at a text margin with the next line's text indented from it (a hanging definition) right under it;
-    ``listed``, a line of a style the document sets its terms in: with some space between, and the definition may
-    open in bold ("Equivalent to ...") or with a bracket ("(Experimental feature.)")."""
-    if nxt is None or ln.size >= body + 0.9 or _bold(nxt) and not listed or _monospace(nxt):
+    ``listed``, a line of a style the document sets its terms in: with some space between, the definition at a text
+    margin of its own (a filing's note head over its bold subhead, indented a little, is no term), and it may open
+    with a bracket ("(Experimental feature.)")."""
+    if nxt is None or ln.size >= body + 0.9 or _bold(nxt) or _monospace(nxt):
         return False
     if parse_numbering(ln.text) is not None or _LABELLED.match(ln.text.lstrip()):
         return False  # "20. Restructuring", "Note 7: Property, Plant and Equipment": a numbered head, whatever is under it
@@ -337,6 +338,8 @@ def _hanging(ln: Line, nxt: Line | None, body: float, margin: Callable[[], tuple
         return False
     # A pass over the document's lines, made once and only for a line that may be a term.
     if not any(abs(ln.x0 - at) <= 2 and nxt.x0 >= at + max(body, 1.0) for at in margin()):
+        return False
+    if listed and not any(abs(nxt.x0 - at) <= 2 for at in margin()):
         return False
     if then is not None and then.y0 - nxt.y1 < 0.5 * max(nxt.y1 - nxt.y0, 1.0) and then.x0 < nxt.x0 - 2 \
             and not _bold(then) and abs(then.size - nxt.size) < 0.5:
