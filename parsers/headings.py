@@ -272,15 +272,27 @@ def _bold_run_in(text: str, ln: Line, body: float, gap_above: float) -> str | No
 
 def _text_margins(layouts: Sequence[PageLayout], body: float) -> tuple[float, ...]:
     """Where the document's body-size lines start: its text's left margin, where most of them do (a page of
-    definitions, most of them indented, does not move it), and any other x where a good share of them start
-    (``MARGIN_SHARE`` of the first's). A manual page's paragraphs start at one indent and its definitions' text at a
-    deeper one, which may hold more lines (a long list of options): both are margins a paragraph is set at."""
-    starts = Counter(round(ln.x0) for lay in layouts for ln in lay.lines if abs(ln.size - body) <= SIZE_JITTER)
+    definitions, most of them indented, does not move it), and any other x where the lines of a good share of its
+    paragraphs run on (``MARGIN_SHARE`` of the main margin's; a line right under one starting there, not a paragraph's
+    indented first line). A manual page's paragraphs run at one indent and its definitions' text at a deeper one,
+    which may hold more lines (a long list of options): both are margins a paragraph is set at."""
+    starts: Counter[int] = Counter()
+    runs: Counter[int] = Counter()
+    for lay in layouts:
+        last: Line | None = None
+        for ln in lay.lines:
+            if abs(ln.size - body) > SIZE_JITTER:
+                last = None
+                continue
+            x = round(ln.x0)
+            starts[x] += 1
+            if last is not None and abs(last.x0 - ln.x0) <= 1 and ln.y0 - last.y1 < 0.6 * max(ln.y1 - ln.y0, 1.0):
+                runs[x] += 1
+            last = ln
     if not starts:
         return (0.0,)
-    ranked = starts.most_common()
-    top = ranked[0][1]
-    return tuple(float(x) for x, n in ranked if n >= MARGIN_SHARE * top)
+    top = starts.most_common(1)[0][0]
+    return (float(top), *(float(x) for x, n in runs.most_common() if x != top and n >= MARGIN_SHARE * runs[top]))
 
 
 MARGIN_SHARE = 0.25  # body-size lines starting at an x, of those at the main margin, before it is a margin too
