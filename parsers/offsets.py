@@ -501,6 +501,7 @@ def map_entries(
         prev_page = next((entries[j].physical for j in range(i - 1, -1, -1) if entries[j].physical), body_start) or body_start
         if nxt is not None and prev_page <= nxt < (entries[i].physical or 0):
             entries[i].physical = nxt
+    _name_appendices(entries, texts)
     segments = _segments(offsets_used)
     piecewise = len(segments) > 1
     return OffsetResult(
@@ -510,6 +511,29 @@ def map_entries(
         method=method,
         decisions={"dominant_offset": dominant, "folio_pages": len(folios), "labels": any(labels)},
     )
+
+
+# A contents entry lettered like an appendix ("B VP3", the letter alone before the title) and the body's heading of it.
+_LETTERED = re.compile(r"^(?P<letter>[A-Z])\s+(?P<rest>\S.*)$")
+
+
+def _name_appendices(entries: list[TocEntry], texts: Sequence[str]) -> None:
+    """An entry "B VP3" whose next entry is numbered "B.1", on a page headed "Appendix B", becomes "Appendix B VP3".
+
+    LaTeX's and Texinfo's contents print an appendix by its letter alone, as a chapter by its number, while its page
+    heads it "Appendix B": the bare letter reads as a word of the title ("B VP3" is no title a reader names), the
+    word the page prints says what the letter is. The next entry's "B.1" and the page's heading are the evidence; a
+    title that merely opens with a capital letter and a space ("A Tour of ...") has neither."""
+    for i, e in enumerate(entries[:-1]):
+        m = _LETTERED.match(e.title.strip())
+        if m is None or not e.physical or not (1 <= e.physical <= len(texts)):
+            continue
+        letter = m.group("letter")
+        if not re.match(rf"{letter}\.1\b", entries[i + 1].title.strip()):
+            continue
+        head = re.compile(rf"^\s*appendix\s+{letter}\b", re.I)
+        if any(head.match(ln) for ln in texts[e.physical - 1].splitlines()[:12]):
+            e.title = f"Appendix {letter} {m.group('rest')}"
 
 
 HEAD_WINDOW = 5  # pages either side of the listed page where a numbered heading is looked for
