@@ -88,15 +88,16 @@ class PageLayout:
     text: str = ""
     text_source: str = "text"  # "text" | "ocr" | "vision" | "none"
     ocr_confidence: float | None = None
-    # Link annotations on this page that go to another page: (rect y0, rect y1, target 1-based page).
-    links: list[tuple[float, float, int]] = field(default_factory=list)
+    # Link annotations on this page that go to another page: (rect y0, rect y1, the destination's height on its page or
+    # -1 when the link names none, target 1-based page).
+    links: list[tuple[float, float, float, int]] = field(default_factory=list)
     image_coverage: float = 0.0  # share of page area covered by images, 0..1
     error: str | None = None  # a per-page problem that did not stop the document
     # Reads ``links`` when first asked for (``page_links``): walking a page's link chain costs more than reading
     # its text, and only a contents listing's lines need it, not the headings of every page.
-    read_links: Callable[[], list[tuple[float, float, int]]] | None = field(default=None, repr=False, compare=False)
+    read_links: Callable[[], list[tuple[float, float, float, int]]] | None = field(default=None, repr=False, compare=False)
 
-    def page_links(self) -> list[tuple[float, float, int]]:
+    def page_links(self) -> list[tuple[float, float, float, int]]:
         """``links``, read now if they were left for later."""
         if self.read_links is not None:
             self.links, self.read_links = self.read_links(), None

@@ -401,6 +401,14 @@ def map_entries(
         if cands and cands[0][0] == "link":
             link = cands[0][1]
             chosen, status = link, ("verified" if finder.on(key, link) else "linked")
+            if (status == "linked" and e.extra.get("link_at_foot") and link < page_count
+                    and link + 1 not in toc_set and finder.on(key, link + 1)):
+                # The link's destination lies at the foot of its page, below all of its body, the page does not print
+                # the title and the next one does: the generator set the anchor where the section's space before
+                # began and the heading moved on to the next page (DocBook's FOP, whose contents prints the anchor's
+                # page number too). A destination with text after it on its page is the section's start (an "Index"
+                # anchored above the last lines of the page before it, which the outline shares) and stays.
+                chosen, status = link + 1, "corrected"
         else:
             for name, p in cands:
                 # A short title must be a word of the page; the page that prints it after its number counts too, where
@@ -501,6 +509,7 @@ def map_entries(
         prev_page = next((entries[j].physical for j in range(i - 1, -1, -1) if entries[j].physical), body_start) or body_start
         if nxt is not None and prev_page <= nxt < (entries[i].physical or 0):
             entries[i].physical = nxt
+    _name_appendices(entries, texts)
     segments = _segments(offsets_used)
     piecewise = len(segments) > 1
     return OffsetResult(
@@ -510,6 +519,29 @@ def map_entries(
         method=method,
         decisions={"dominant_offset": dominant, "folio_pages": len(folios), "labels": any(labels)},
     )
+
+
+# A contents entry lettered like an appendix ("B VP3", the letter alone before the title) and the body's heading of it.
+_LETTERED = re.compile(r"^(?P<letter>[A-Z])\s+(?P<rest>\S.*)$")
+
+
+def _name_appendices(entries: list[TocEntry], texts: Sequence[str]) -> None:
+    """An entry "B VP3" whose next entry is numbered "B.1", on a page headed "Appendix B", becomes "Appendix B VP3".
+
+    LaTeX's and Texinfo's contents print an appendix by its letter alone, as a chapter by its number, while its page
+    heads it "Appendix B": the bare letter reads as a word of the title ("B VP3" is no title a reader names), the
+    word the page prints says what the letter is. The next entry's "B.1" and the page's heading are the evidence; a
+    title that merely opens with a capital letter and a space ("A Tour of ...") has neither."""
+    for i, e in enumerate(entries[:-1]):
+        m = _LETTERED.match(e.title.strip())
+        if m is None or not e.physical or not (1 <= e.physical <= len(texts)):
+            continue
+        letter = m.group("letter")
+        if not re.match(rf"{letter}\.1\b", entries[i + 1].title.strip()):
+            continue
+        head = re.compile(rf"^\s*appendix\s+{letter}\b", re.I)
+        if any(head.match(ln) for ln in texts[e.physical - 1].splitlines()[:12]):
+            e.title = f"Appendix {letter} {m.group('rest')}"
 
 
 HEAD_WINDOW = 5  # pages either side of the listed page where a numbered heading is looked for

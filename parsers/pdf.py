@@ -423,14 +423,14 @@ def diagonal(direction: tuple[float, float] | None) -> bool:
     return abs(dx) > 0.2 and abs(dy) > 0.2
 
 
-def page_links(page: "pymupdf.Page") -> list[tuple[float, float, int]]:
-    """Internal links as (y0, y1, target 1-based page).
+def page_links(page: "pymupdf.Page") -> list[tuple[float, float, float, int]]:
+    """Internal links as (y0, y1, destination's height on its page or -1 when it names none, target 1-based page).
 
     Walks the raw link chain and resolves each URI once: ``page.get_links()`` re-reads the
     whole named-destination tree per link, which is slow on LaTeX documents with many named destinations
     (benchmarks/results/comment-figures.md).
     """
-    out: list[tuple[float, float, int]] = []
+    out: list[tuple[float, float, float, int]] = []
     try:
         doc = page.parent
         link = page.first_link
@@ -442,7 +442,8 @@ def page_links(page: "pymupdf.Page") -> list[tuple[float, float, int]]:
                     pno = doc.page_number_from_location(pno)
                 if isinstance(pno, int) and 0 <= pno < doc.page_count:
                     r = link.rect
-                    out.append((float(r.y0), float(r.y1), pno + 1))
+                    y = target[2] if isinstance(target, tuple) and len(target) > 2 else None
+                    out.append((float(r.y0), float(r.y1), float(y) if isinstance(y, (int, float)) else -1.0, pno + 1))
             link = link.next
     except Exception:
         pass  # a broken link chain costs us the links, not the page

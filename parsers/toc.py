@@ -785,11 +785,43 @@ def find_toc(
         blocks[-1].extend(page_raws)
     raws = _without_continued_heads(max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None)))
     entries = unglue_chapter_numbers([to_entry(r, layouts) for r in raws])
+    _mark_anchors_at_foot(entries, page_count, text, layout)
     _align_page_indents(entries, raws)
     assign_levels(entries)
     heading = next((" ".join(ln.text.split()) for ln in reading[0][:10] if _HEADING_RE.match(ln.text)), "")
     return TocResult(entries, pages, None if entries else "contents pages found but no entries read", heading,
                      body_on_last_page)
+
+
+FOOT_ZONE = 0.9  # a line starting below this share of the page's height is its running foot (a folio)
+
+
+def _compact(text: str) -> str:
+    return "".join(c for c in text.casefold() if c.isalnum())
+
+
+def _mark_anchors_at_foot(entries: list[TocEntry], page_count: int, text: Callable[[int], str],
+                          layout: Callable[[int], PageLayout]) -> None:
+    """Mark ``link_at_foot`` on an entry whose link's destination lies at the foot of its page, below every line of its
+    body, when that page does not print the title and the next page does (``parsers.offsets`` then takes the next).
+
+    A generator that sets a section's anchor where its space before begins leaves it at the foot of the page before
+    the heading when the heading moved on (DocBook's FOP). A destination with text after it on its page is where the
+    section starts; one in the upper half, in the foot zone or at the page's very edge (entries a generator piled
+    there) tells nothing. Only the pages such a link goes to are laid out."""
+    for e in entries:
+        y = e.extra.get("link_y")
+        if y is None or e.link is None or not 1 <= e.link < page_count:
+            continue
+        key = _compact(e.title)
+        if len(key) < 3 or key in _compact(text(e.link)) or key not in _compact(text(e.link + 1)):
+            continue
+        lay = layout(e.link)
+        height = lay.height or 1.0
+        if not height / 2 <= y < height * FOOT_ZONE or not lay.lines:
+            continue
+        if not any(ln.y1 > y + 1 and ln.y0 < height * FOOT_ZONE for ln in lay.lines):
+            e.extra["link_at_foot"] = True
 
 
 def _without_continued_heads(raws: list[_Raw]) -> list[_Raw]:
@@ -929,15 +961,18 @@ def to_entry(r: _Raw, layouts: list[PageLayout]) -> TocEntry:
     """A read TOC line as an entry (level 1 until ``assign_levels``), with the link on its line if any."""
     title = r.parsed.title
     link = None
+    extra: dict = {}
     for lay in layouts:
         if lay.number == r.page and not r.shared:
             mid = (r.line.y0 + r.line.y1) / 2
-            for y0, y1, target in lay.page_links():
+            for y0, y1, anchor_y, target in lay.page_links():
                 if y0 - 1 <= mid <= y1 + 1:
                     link = target
+                    if anchor_y >= 0:
+                        extra["link_y"] = anchor_y  # where on its page the link's destination lies
                     break
     return TocEntry(title=title, page=r.parsed.page, level=1, numbering=parse_numbering(title), toc_page=r.page,
-                    x0=r.line.x0, size=r.line.size, bold=r.line.bold, link=link)
+                    x0=r.line.x0, size=r.line.size, bold=r.line.bold, link=link, extra=extra)
 
 
 def entry_from_line(line: Line, title: str, page: int, layouts: list[PageLayout]) -> TocEntry:
