@@ -4,7 +4,8 @@ Scores: every page gets BM25 over its text (normalised to the document's best
 page), plus ``heading_weight`` x BM25 over its heading (the page's first
 lines, the finest level of the structure), plus ``title_weight`` x the BM25 of
 the title and summary of the best-matching section that contains it (the best
-one, not a sum: nesting depth is not relevance), plus ``cue_weight`` when its
+one, not a sum: nesting depth is not relevance; the title's part in full on the page where that section begins,
+where the title is printed, and ``continued_share`` of it on the section's later pages), plus ``cue_weight`` when its
 heading is the financial statement the question names and ``cue_weight`` again
 when a containing section's title is, or ``implied_weight`` x that when the
 question's metric is read from it (query.cues). So a page under "Consolidated Statements of Cash Flows" outranks
@@ -31,6 +32,7 @@ from query.text import BM25, tokenize
 TITLE_WEIGHT = 0.3     # section titles/summaries containing the page
 HEADING_WEIGHT = 0.3   # the page's own heading (its first lines): the tree's finest level
 SECTION_WEIGHT = 0.3   # the own text of the best-matching section containing the page (whole-section evidence)
+CONTINUED_SHARE = 0.3  # share of a section's title evidence its pages get after the one where it begins
 PAIR_WEIGHT = 0.6      # query terms next to each other on the page (proximity: a phrase beats scattered words)
 NAME_WEIGHT = 0.0      # query terms that name the document (its title, its kind) count this much inside it
 CUE_WEIGHT = 1.0       # filing profile: a financial statement the question names, found in a heading or title
@@ -128,6 +130,8 @@ class LexicalIndex:
                     on_page.remove(up)
                 on_page.append(i)
         self.single = [d[0] if len(d) == 1 else -1 for d in self.deepest]
+        # (node, its first page's index): where a section begins, its title is printed and its topic introduced.
+        self.begins = [(i, n.start_page - 1) for i, n in enumerate(self.nodes) if 1 <= n.start_page <= self.page_count]
         self.shared = [(p, d) for p, d in enumerate(self.deepest) if len(d) > 1]
         self.own_pages: dict[int, list[int]] = {}  # node -> pages no child covers (filled by the descent)
         self.profile = profile_of(doc)
@@ -167,7 +171,8 @@ class LexicalIndex:
 
     def score(self, question: str, title_weight: float = TITLE_WEIGHT, heading_weight: float = HEADING_WEIGHT,
               cue_weight: float = CUE_WEIGHT, implied_weight: float = IMPLIED_WEIGHT, section_weight: float = SECTION_WEIGHT,
-              pair_weight: float = PAIR_WEIGHT, name_weight: float = NAME_WEIGHT) -> tuple[list[float], dict[str, float]]:
+              pair_weight: float = PAIR_WEIGHT, name_weight: float = NAME_WEIGHT,
+              continued_share: float = CONTINUED_SHARE) -> tuple[list[float], dict[str, float]]:
         """(page scores indexed by page-1, node title scores by node_id), each part normalised to [0, 1]."""
         q = self.query_terms(question, name_weight)
         # Page text, heading and neighbouring pairs, each normalised to its best page, summed in one pass.
@@ -193,7 +198,13 @@ class LexicalIndex:
         # The best over a page's containing sections is the best along its path from the root: carried down
         # the tree once (pre-order), then read at the page's deepest sections. O(nodes + pages) per query.
         parent = self.parent
-        best_t = [title_weight * m + section_weight * o for m, o in zip(meta_raw, own_raw)]
+        # A section's title is printed where it begins: the index of a manual, and a reader, point at the page that
+        # introduces a topic, not at the pages that continue it, which keep ``continued_share`` of the title's
+        # evidence (and all of the own text's: that is the whole section's). The statement cues of a filing hold on
+        # every page of the statement.
+        own_t = [title_weight * m + section_weight * o for m, o in zip(meta_raw, own_raw)]
+        best_t = own_t if continued_share == 1.0 else \
+            [continued_share * title_weight * m + section_weight * o for m, o in zip(meta_raw, own_raw)]
         best_c = [weight if wanted & cues else 0.0 for cues in self.node_cues] if wanted else [0.0] * len(self.nodes)
         for i, up in enumerate(parent):
             if up >= 0:
@@ -201,15 +212,20 @@ class LexicalIndex:
                     best_t[i] = best_t[up]
                 if best_c[up] > best_c[i]:
                     best_c[i] = best_c[up]
-        both = [t + c for t, c in zip(best_t, best_c)] + [0.0]  # index -1: a page under no real section
-        bonus = [both[j] for j in self.single]
+        padded = best_t + [0.0]  # index -1: a page under no real section
+        bonus = [padded[j] for j in self.single]
+        for p, on_page in self.shared:
+            bonus[p] = max(best_t[j] for j in on_page)
+        if continued_share != 1.0:
+            for i, p in self.begins:
+                if own_t[i] > bonus[p]:
+                    bonus[p] = own_t[i]
         if wanted:
+            cues = best_c + [0.0]
+            for p, j in enumerate(self.single):
+                bonus[p] += cues[j]
             for p, on_page in self.shared:
-                bonus[p] = max(best_t[j] for j in on_page) + max(best_c[j] for j in on_page)
-        else:  # no cue: one max per shared page
-            get = both.__getitem__
-            for p, on_page in self.shared:
-                bonus[p] = max(map(get, on_page))
+                bonus[p] += max(best_c[j] for j in on_page)
         if len(scaled) == 1:
             (fa, a), = scaled
             pages = [fa * x for x in a]

@@ -135,3 +135,30 @@ def test_a_running_head_is_not_a_page_heading():
     assert page_heading(texts[3], running).startswith("Calibration of")  # the chapter's running head is skipped
     assert page_heading(texts[6], running).startswith("Index")  # a line on one page is a heading
     assert running_lines(texts[:3]) == frozenset()  # three pages are too few to call anything running
+
+
+def _section_over_two_pages() -> FakeDoc:
+    """A manual whose "Reboot signal" section begins on page 2, where the term is introduced, and goes on over
+    page 3, which names the term as often but only continues the section."""
+    pages = [
+        "Introduction\nThis manual describes the daemon and how to run it.",
+        "Reboot signal\nThe daemon restarts when it receives the reboot signal from the init system.",
+        "The daemon logs every reboot signal it receives, and a second reboot signal within ten seconds is ignored.",
+        "Configuration\nThe configuration file lists the services the daemon starts.",
+    ]
+    intro = Node("0001", "Introduction", 1, 1, 1)
+    reboot = Node("0002", "Reboot signal", 1, 2, 3)
+    config = Node("0003", "Configuration", 1, 4, 4)
+    return FakeDoc(pages, Node("0000", "Daemon manual", 0, 1, 4, nodes=[intro, reboot, config]), doc_kind="manual")
+
+
+def test_a_section_title_counts_most_on_the_page_where_the_section_begins():
+    """An index entry, and a reader, go to the page that introduces a topic: a matching section's title lifts the
+    page where it is printed more than the pages that continue the section."""
+    doc = _section_over_two_pages()
+    scores, _ = LexicalIndex(doc).score("reboot signal")
+    assert scores[1] > scores[2] > scores[0], scores
+    hits, _ = lexical_search(doc, "reboot signal", top_k=3)
+    assert hits[0].pages[0] == 2
+    flat, _ = LexicalIndex(doc).score("reboot signal", continued_share=1.0)  # the whole section alike
+    assert scores[1] - scores[2] > flat[1] - flat[2]
