@@ -70,7 +70,10 @@ STAGES: dict[str, tuple[str, str]] = {
     # others kept, run-in wraps, Nordic/"Content" contents heads, index pages are no contents, unfound unnumbered
     # entries at the contents' end; fixed-pitch faces by name, spaced code signatures, lower-case function names as
     # heads; a filing's SEC cover page read as heads becomes one "Cover Page" node
-    "structure": ("12", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+    # structure 13 (17r): definition-list terms at any text margin, listed terms, fixed-pitch call signatures and their
+    # wrapped parameters are no heads; an appendix's bare letter named as its page heads it; a contents link whose
+    # destination sits at the foot of its page goes to the next page when only that page prints the title
+    "structure": ("13", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
