@@ -5,29 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pymupdf
-
 from parsers.headings import detect_headings, outline_headings
 from parsers.pdf import PdfSource
+from tests.parsers.test_headings_definitions import Row, _manual
 
 PROSE = "Description: Get a ticket granting ticket suitable for acquiring the ticket matching the hint."
-
-# (text, x, font, size, space above): one page's lines, top to bottom.
-Row = tuple[str, float, str, float, float]
-
-
-def _manual(path: Path, pages: list[list[Row]]) -> Path:
-    doc = pymupdf.open()
-    for rows in pages:
-        page = doc.new_page(width=612, height=792)
-        y = 80.0
-        for text, x, font, size, above in rows:
-            y += above + size
-            page.insert_text((x, y), text, fontname=font, fontsize=size)
-            y += 2
-    doc.save(path)
-    doc.close()
-    return path
 
 
 def _function(name: str, kind: str) -> list[Row]:
