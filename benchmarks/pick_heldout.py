@@ -44,6 +44,12 @@ The rule:
    holds freedoom's); both of heldout13's runs were repeated with this rule before any result was looked at.
    By then bookworm and trixie had no qualifying `no-toc` document left, so heldout13's no-toc rows come from the
    next release, forky (rule 6).
+10. File names are also compared without letter case and without a version number glued to a word
+   (`MineXpert3-doc.pdf` is `minexpert2-doc.pdf`): added in session 17s, when heldout14's first run took
+   minexpert2-doc's manual, an earlier edition of the MineXpert3 manual that heldout13 holds; the run was repeated
+   with this rule before any result on its documents was looked at. In the same session forky had no qualifying
+   `no-toc` document left either (heldout13's forky run had visited every candidate), so heldout14's no-toc run read
+   the unstable archive (`--suite sid`, rule 6): it visited every candidate and found 1.
 """
 from __future__ import annotations
 
@@ -73,9 +79,11 @@ CODENAMES = re.compile(r"[-_.](?:hamm|slink|potato|woody|sarge|etch|lenny|squeez
 
 def edition(source: str, path: str) -> tuple[str, str]:
     """A document's edition- and language-free name (rules 8 and 9): the source package without version numbers,
-    and the file name without `.gz`, a language tag before `.pdf` (`.nl.pdf`, `.pt_BR.pdf`) or a release's name."""
+    and the file name without `.gz`, a language tag before `.pdf` (`.nl.pdf`, `.pt_BR.pdf`), a release's name, letter
+    case or a version number glued to a word (rule 10)."""
     name = re.sub(r"\.gz$", "", path.rsplit("/", 1)[-1])
     name = re.sub(r"\.[a-z]{2}(?:_[A-Z]{2})?(?=\.pdf$)", "", name)
+    name = re.sub(r"(?<=[a-z])[0-9][0-9.]*(?=[-_.])", "", name.lower())  # rule 10: `MineXpert3-doc` is `minexpert2-doc`
     return re.sub(r"[0-9.]+", "", source), CODENAMES.sub("", name)
 
 
