@@ -11,6 +11,8 @@ def test_translations_and_release_editions_share_a_name():
     held = edition("debian-edu-doc", "usr/share/doc/debian-edu-doc-da/debian-edu-bookworm-manual.pdf")
     assert edition("debian-edu-doc", "usr/share/doc/debian-edu-doc-nb-no/debian-edu-trixie-manual.pdf") == held
     assert edition("slepc3.22-doc", "docs/slepc.pdf.gz") == edition("slepc3.18-doc", "docs/slepc.pdf")
+    # rule 10: letter case and a version number glued to a word do not make another document
+    assert edition("minexpert2", "x/minexpert2-doc.pdf") == edition("minexpert3", "x/MineXpert3-doc.pdf")
 
 
 def test_other_documents_keep_their_own_names():
