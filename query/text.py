@@ -18,6 +18,11 @@ from query.normalize import normalize
 
 _TOKEN = re.compile(r"[^\W_]+")
 _LETTER_DIGIT = re.compile(r"[^\W\d_]+|\d+")
+# An identifier as printed: word characters joined by the connectors of names in code and on the command line
+# (snake_case, Class::method, file.ext, a/b, sb-unix:getenv, 4.2.0), or one word behind an option's dashes or a
+# variable's dollar (--batch, $HOME); leading underscores stay (_start). Connectors count only between word
+# characters, so a sentence's full stop or a trailing "?" is no part of a name.
+_IDENT = re.compile(r"(?:--?|\$|_+)?[^\W_]+(?:(?:::|[_./:$-])+[^\W_]+)+|(?:--?|\$)[^\W_]+")
 
 # The Snowball project's English stop word list (snowballstem.org/algorithms/english/stop.txt), without
 # its contractions (the tokenizer splits them): a standard list, fitted to no question set. Question
@@ -57,6 +62,13 @@ def tokenize(text: str, *, normalized: bool = False) -> list[str]:
         if not (t.isalpha() or t.isdigit()):
             out.extend(p for p in _LETTER_DIGIT.findall(t) if len(p) >= 2 and p not in STOPWORDS and p != t)
     return out
+
+
+def identifiers(text: str, *, normalized: bool = False) -> list[str]:
+    """The lower-cased identifiers of the normalised text (``gnutls_hash_fast``, ``--with-dbm``, ``std::vector``,
+    ``config.site``, ``$PATH``), whole: :func:`tokenize` splits them into words, which a name's every neighbour
+    shares; this exact form is printed only where the name itself is. Plain words are not identifiers."""
+    return _IDENT.findall((text if normalized else normalize(text)).lower())
 
 
 class BM25:
