@@ -27,7 +27,7 @@ from index_store.model import SYNTHETIC_KINDS, Node
 from query.cues import asked_statements, implied_statements, statement_kinds
 from query.normalize import normalize
 from query.snippet import page_snippet
-from query.text import BM25, identifiers, tokenize
+from query.text import BM25, identifiers, line_identifiers, qualified_parts, tokenize
 
 TITLE_WEIGHT = 0.3     # section titles/summaries containing the page
 HEADING_WEIGHT = 0.3   # the page's own heading (its first lines): the tree's finest level
@@ -165,10 +165,10 @@ class LexicalIndex:
         if self._ident is None:
             own = self.doc.node_texts() if hasattr(self.doc, "node_texts") else {}
             self._ident = _Identifiers(
-                page=BM25([identifiers(t, normalized=True) for t in normalized_texts(self.doc)]),
-                head=BM25([identifiers(h, normalized=True) for h in self._heads]),
-                meta=BM25([identifiers(f"{n.title} {n.title} {n.summary}") for n in self.nodes]),
-                own=BM25([identifiers(own.get(n.node_id, "")) for n in self.nodes]))
+                page=BM25([qualified_parts(identifiers(t, normalized=True)) for t in normalized_texts(self.doc)]),
+                head=BM25([qualified_parts(line_identifiers(t, normalized=True)) for t in normalized_texts(self.doc)]),
+                meta=BM25([qualified_parts(identifiers(f"{n.title} {n.title} {n.summary}")) for n in self.nodes]),
+                own=BM25([qualified_parts(identifiers(own.get(n.node_id, ""))) for n in self.nodes]))
         return self._ident
 
     def query_terms(self, question: str, name_weight: float = NAME_WEIGHT) -> dict[str, float]:
