@@ -23,7 +23,8 @@ _LETTER_DIGIT = re.compile(r"[^\W\d_]+|\d+")
 # variable's dollar (--batch, $HOME); leading underscores stay (_start). Connectors count only between word
 # characters, so a sentence's full stop or a trailing "?" is no part of a name.
 _IDENT_PATTERN = r"(?:--?|\$|_+)?[^\W_]+(?:(?:::|[_./:$-])+[^\W_]+)+|(?:--?|\$)[^\W_]+"
-_IDENT = re.compile(_IDENT_PATTERN)
+# Never from inside a word: without the look-behind, findall retries every position of every plain word.
+_IDENT = re.compile(rf"(?<![\w$-])(?:{_IDENT_PATTERN})")
 # An identifier that opens a line, after at most a bullet, parenthesis or quote: where a name is defined (a heading,
 # a definition line "OCTAL_ZEROES <S>", "m4_append_uniq_w (macro-name, strings)", a table's first column).
 _LINE_IDENT = re.compile(rf"^[ \t\u2022\u00b7*(\[\u2018'\"]*({_IDENT_PATTERN})", re.MULTILINE)
