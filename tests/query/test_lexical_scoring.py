@@ -199,3 +199,26 @@ def test_a_question_without_identifiers_scores_as_by_words_alone():
     doc = _family_of_names()
     question = "Where does the manual explain the issuer of a certificate?"
     assert LexicalIndex(doc).score(question) == LexicalIndex(doc).score(question, ident_weight=0.0)
+
+
+def test_a_qualified_name_is_found_by_its_unqualified_form():
+    """An API reference prints a name qualified in full where it defines it, at a line's start
+    ("geo.graph.from_place(query, ...)"); an index lists it bare ("from_place"), and finds it there, not on a page
+    that only repeats its words."""
+    from query.text import line_identifiers, qualified_parts
+
+    assert qualified_parts(["geo.graph.from_place", "m4_append_uniq_w"]) == [
+        "geo.graph.from_place", "graph.from_place", "from_place", "m4_append_uniq_w", "append_uniq_w"]
+    assert line_identifiers("Returns from_place values.\n\u2022 (list-merge! a b)\nsee geo.graph here") == ["list-merge"]
+    pages = [
+        "Graphs\nThe module builds street graphs from places, polygons and points; a graph is read from a file.",
+        "Functions of the graph module\nThe first one reads a place name and returns its graph; the others follow.\n"
+        "geo.graph.from_place(query, network_type)\nCreate a graph from a place's boundary polygon.",
+        "Places\nPlace names are looked up first; a place's graph is built from the place's polygon, place by place.",
+    ]
+    nodes = [Node(f"000{i + 1}", t.split("\n")[0][:20], 1, i + 1, i + 1) for i, t in enumerate(pages)]
+    doc = FakeDoc(pages, Node("0000", "Street graphs", 0, 1, 3, nodes=nodes), doc_kind="manual")
+    hits, _ = lexical_search(doc, "from_place", top_k=1)
+    assert hits[0].pages == [2]
+    words, _ = lexical_search(doc, "from_place", top_k=1, ident_weight=0.0)
+    assert words[0].pages == [3]  # by its words alone, the page that repeats "place"
