@@ -27,12 +27,13 @@ from index_store.model import SYNTHETIC_KINDS, Node
 from query.cues import asked_statements, implied_statements, statement_kinds
 from query.normalize import normalize
 from query.snippet import page_snippet
-from query.text import BM25, tokenize
+from query.text import BM25, identifiers, line_identifiers, qualified_parts, tokenize
 
 TITLE_WEIGHT = 0.3     # section titles/summaries containing the page
 HEADING_WEIGHT = 0.3   # the page's own heading (its first lines): the tree's finest level
 SECTION_WEIGHT = 0.3   # the own text of the best-matching section containing the page (whole-section evidence)
 CONTINUED_SHARE = 0.3  # share of a section's title evidence its pages get after the one where it begins
+IDENT_WEIGHT = 1.0     # an identifier of the question (query.text.identifiers) matched whole, beside its words
 PAIR_WEIGHT = 0.6      # query terms next to each other on the page (proximity: a phrase beats scattered words)
 NAME_WEIGHT = 0.0      # query terms that name the document (its title, its kind) count this much inside it
 CUE_WEIGHT = 1.0       # filing profile: a financial statement the question names, found in a heading or title
@@ -101,8 +102,9 @@ class LexicalIndex:
         self._tokens: list[list[str]] | None = tokens  # kept until the pair index is built (or not wanted)
         self._pair_bm25: BM25 | None = None
         self._own_bm25: BM25 | None = None
+        self._ident: _Identifiers | None = None
         running = running_lines(texts)
-        heads = [page_heading(t, running) for t in texts]
+        heads = self._heads = [page_heading(t, running) for t in texts]
         self.head_bm25 = BM25([tokenize(h, normalized=True) for h in heads])
         # Page-group titles ("Pages 11-20") say nothing about content: only real titles count.
         self.nodes: list[Node] = [n for n in doc.nodes() if n.level > 0 and n.extra.get("kind") not in SYNTHETIC_KINDS
@@ -156,6 +158,19 @@ class LexicalIndex:
             self._own_bm25 = BM25([tokenize(own.get(n.node_id, "")) for n in self.nodes])
         return self._own_bm25
 
+    @property
+    def ident(self) -> _Identifiers:
+        """BM25 over the identifiers of each page, page heading, node title/summary and node own text; built on the
+        first question that names an identifier (most name none, and they then score exactly as without it)."""
+        if self._ident is None:
+            own = self.doc.node_texts() if hasattr(self.doc, "node_texts") else {}
+            self._ident = _Identifiers(
+                page=BM25([qualified_parts(identifiers(t, normalized=True)) for t in normalized_texts(self.doc)]),
+                head=BM25([qualified_parts(line_identifiers(t, normalized=True)) for t in normalized_texts(self.doc)]),
+                meta=BM25([qualified_parts(identifiers(f"{n.title} {n.title} {n.summary}")) for n in self.nodes]),
+                own=BM25([qualified_parts(identifiers(own.get(n.node_id, ""))) for n in self.nodes]))
+        return self._ident
+
     def query_terms(self, question: str, name_weight: float = NAME_WEIGHT) -> dict[str, float]:
         """{query token: weight}. Tokens that name the document itself (its title, its kind: "the manual",
         "3M", "10-K") picked the document; inside it every page is about them, so they weigh ``name_weight``."""
@@ -172,18 +187,29 @@ class LexicalIndex:
     def score(self, question: str, title_weight: float = TITLE_WEIGHT, heading_weight: float = HEADING_WEIGHT,
               cue_weight: float = CUE_WEIGHT, implied_weight: float = IMPLIED_WEIGHT, section_weight: float = SECTION_WEIGHT,
               pair_weight: float = PAIR_WEIGHT, name_weight: float = NAME_WEIGHT,
-              continued_share: float = CONTINUED_SHARE) -> tuple[list[float], dict[str, float]]:
+              continued_share: float = CONTINUED_SHARE, ident_weight: float = IDENT_WEIGHT
+              ) -> tuple[list[float], dict[str, float]]:
         """(page scores indexed by page-1, node title scores by node_id), each part normalised to [0, 1]."""
         q = self.query_terms(question, name_weight)
+        # An identifier the question names ("gnutls_hash_fast") is matched whole as one more term of the same
+        # channel, beside the words tokenize splits it into, which every name of its family shares: in the page
+        # text, heading, titles and own text alike, so that it weighs as a rare word would.
+        qi = {t: ident_weight for t in identifiers(question)} if ident_weight else {}
+        ident = self.ident if qi else None
+
+        def plus(raw: list[float], extra: BM25 | None) -> list[float]:
+            return raw if extra is None else [a + b for a, b in zip(raw, extra.scores(qi))]
+
         # Page text, heading and neighbouring pairs, each normalised to its best page, summed in one pass.
-        channels = [(1.0, self.page_bm25.scores(q))]
+        channels = [(1.0, plus(self.page_bm25.scores(q), ident and ident.page))]
         if heading_weight:
-            channels.append((heading_weight, self.head_bm25.scores(q)))
+            channels.append((heading_weight, plus(self.head_bm25.scores(q), ident and ident.head)))
         if pair_weight:
             channels.append((pair_weight, self.pair_bm25.scores(pairs(list(q)))))
         scaled = [(w / top_, raw) for w, raw in channels if (top_ := max(raw, default=0.0)) > 0]
-        meta_raw = self._normalise(self.meta_bm25.scores(q))
-        own_raw = self._normalise(self.own_bm25.scores(q)) if section_weight else [0.0] * len(self.nodes)
+        meta_raw = self._normalise(plus(self.meta_bm25.scores(q), ident and ident.meta))
+        own_raw = self._normalise(plus(self.own_bm25.scores(q), ident and ident.own)) if section_weight \
+            else [0.0] * len(self.nodes)
         meta = {n.node_id: meta_raw[i] for i, n in enumerate(self.nodes)}
         # The filing profile (query.cues) only for documents indexed as filings: never for manuals.
         filing = self.profile == "filing" and cue_weight
@@ -242,6 +268,16 @@ class LexicalIndex:
                 if wanted & kinds:
                     bonus[i] += weight
         return [s + b for s, b in zip(pages, bonus)], meta
+
+
+@dataclass
+class _Identifiers:
+    """The identifier BM25s of a LexicalIndex, one per channel (LexicalIndex.ident)."""
+
+    page: BM25
+    head: BM25
+    meta: BM25
+    own: BM25
 
 
 def _line_key(line: str) -> str:

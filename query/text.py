@@ -18,6 +18,16 @@ from query.normalize import normalize
 
 _TOKEN = re.compile(r"[^\W_]+")
 _LETTER_DIGIT = re.compile(r"[^\W\d_]+|\d+")
+# An identifier as printed: word characters joined by the connectors of names in code and on the command line
+# (snake_case, Class::method, file.ext, a/b, sb-unix:getenv, 4.2.0), or one word behind an option's dashes or a
+# variable's dollar (--batch, $HOME); leading underscores stay (_start). Connectors count only between word
+# characters, so a sentence's full stop or a trailing "?" is no part of a name.
+_IDENT_PATTERN = r"(?:--?|\$|_+)?[^\W_]+(?:(?:::|[_./:$-])+[^\W_]+)+|(?:--?|\$)[^\W_]+"
+# Never from inside a word: without the look-behind, findall retries every position of every plain word.
+_IDENT = re.compile(rf"(?<![\w$-])(?:{_IDENT_PATTERN})")
+# An identifier that opens a line, after at most a bullet, parenthesis or quote: where a name is defined (a heading,
+# a definition line "OCTAL_ZEROES <S>", "m4_append_uniq_w (macro-name, strings)", a table's first column).
+_LINE_IDENT = re.compile(rf"^[ \t\u2022\u00b7*(\[\u2018'\"]*({_IDENT_PATTERN})", re.MULTILINE)
 
 # The Snowball project's English stop word list (snowballstem.org/algorithms/english/stop.txt), without
 # its contractions (the tokenizer splits them): a standard list, fitted to no question set. Question
@@ -56,6 +66,41 @@ def tokenize(text: str, *, normalized: bool = False) -> list[str]:
         out.append(stem(t))
         if not (t.isalpha() or t.isdigit()):
             out.extend(p for p in _LETTER_DIGIT.findall(t) if len(p) >= 2 and p not in STOPWORDS and p != t)
+    return out
+
+
+def identifiers(text: str, *, normalized: bool = False) -> list[str]:
+    """The lower-cased identifiers of the normalised text (``gnutls_hash_fast``, ``--with-dbm``, ``std::vector``,
+    ``config.site``, ``$PATH``), whole: :func:`tokenize` splits them into words, which a name's every neighbour
+    shares; this exact form is printed only where the name itself is. Plain words are not identifiers."""
+    return _IDENT.findall((text if normalized else normalize(text)).lower())
+
+
+def line_identifiers(text: str, *, normalized: bool = False) -> list[str]:
+    """The identifiers (:func:`identifiers`) that open a line of the text: where a name is defined, not used."""
+    return _LINE_IDENT.findall((text if normalized else normalize(text)).lower())
+
+
+_QUALIFIER = re.compile(r"::|[.:/]")
+
+
+def qualified_parts(names: list[str]) -> list[str]:
+    """Each identifier with the names it qualifies or is qualified by, as a reference prints them in full:
+    ``osmnx.graph.graph_from_place`` also yields ``graph.graph_from_place`` and ``graph_from_place`` (its suffixes
+    at ``.``, ``::``, ``:``, ``/``; not its prefixes, which every member of a module or class shares), and a name behind one namespace prefix of
+    ``_``, ``m4_append_uniq_w``, also yields ``append_uniq_w``. Parts that are plain words are left to tokenize."""
+    out: list[str] = []
+    for name in names:
+        out.append(name)
+        cuts = [m for m in _QUALIFIER.finditer(name) if 0 < m.start()]
+        for m in cuts:
+            part = name[m.end():]
+            if _IDENT.fullmatch(part):
+                out.append(part)
+        if not cuts:
+            head, sep, rest = name.lstrip("_-$").partition("_")
+            if sep and head and "_" in rest and _IDENT.fullmatch(rest):
+                out.append(rest)
     return out
 
 

@@ -162,3 +162,63 @@ def test_a_section_title_counts_most_on_the_page_where_the_section_begins():
     assert hits[0].pages[0] == 2
     flat, _ = LexicalIndex(doc).score("reboot signal", continued_share=1.0)  # the whole section alike
     assert scores[1] - scores[2] > flat[1] - flat[2]
+
+
+def _family_of_names() -> FakeDoc:
+    """A reference manual of one library's functions: every name shares its words with its neighbours, and the one
+    page that documents ``x509_crt_get_issuer`` prints that name once, among fewer of the shared words."""
+    pages = [
+        "x509_crt_get_issuer_dn\nReturns the issuer DN of a certificate: get the x509 crt issuer, then get its DN. "
+        "The issuer of a crt is read with get; x509 certificate issuer functions get the crt issuer.",
+        "x509_crt_get_issuer\nReturns the issuer of the certificate, as a structure that the caller releases when "
+        "done; the structure holds the name, the key identifier and the validity period of the signing authority.",
+        "x509_crl_get_issuer\nReturns the issuer of a revocation list, as x509 crt get issuer does for a crt.",
+        "Overview\nThe library reads certificates.",
+    ]
+    nodes = [Node(f"000{i + 1}", t.split("\n")[0], 1, i + 1, i + 1) for i, t in enumerate(pages)]
+    return FakeDoc(pages, Node("0000", "Certificate library", 0, 1, 4, nodes=nodes), doc_kind="manual")
+
+
+def test_an_identifier_is_matched_whole_as_well_as_by_its_words():
+    """Index terms of technical manuals are often identifiers: ``x509_crt_get_issuer`` printed whole on one page
+    outranks pages that only print its words, more often, or a neighbouring name built from the same words."""
+    from query.text import identifiers
+
+    assert identifiers("See --with-dbm, std::vector, config.site, $PATH and x509_crt_get_issuer.") == [
+        "--with-dbm", "std::vector", "config.site", "$path", "x509_crt_get_issuer"]
+    assert identifiers("A plain sentence, with no names in it.") == []
+    doc = _family_of_names()
+    for form in ("x509_crt_get_issuer", "Where does the manual explain x509_crt_get_issuer?"):
+        hits, _ = lexical_search(doc, form, top_k=1)
+        assert hits[0].pages == [2], form
+        words, _ = lexical_search(doc, form, top_k=1, ident_weight=0.0)
+        assert words[0].pages != [2], form  # by its words alone, a neighbour wins
+
+
+def test_a_question_without_identifiers_scores_as_by_words_alone():
+    doc = _family_of_names()
+    question = "Where does the manual explain the issuer of a certificate?"
+    assert LexicalIndex(doc).score(question) == LexicalIndex(doc).score(question, ident_weight=0.0)
+
+
+def test_a_qualified_name_is_found_by_its_unqualified_form():
+    """An API reference prints a name qualified in full where it defines it, at a line's start
+    ("geo.graph.from_place(query, ...)"); an index lists it bare ("from_place"), and finds it there, not on a page
+    that only repeats its words."""
+    from query.text import line_identifiers, qualified_parts
+
+    assert qualified_parts(["geo.graph.from_place", "m4_append_uniq_w"]) == [
+        "geo.graph.from_place", "graph.from_place", "from_place", "m4_append_uniq_w", "append_uniq_w"]
+    assert line_identifiers("Returns from_place values.\n\u2022 (list-merge! a b)\nsee geo.graph here") == ["list-merge"]
+    pages = [
+        "Graphs\nThe module builds street graphs from places, polygons and points; a graph is read from a file.",
+        "Functions of the graph module\nThe first one reads a place name and returns its graph; the others follow.\n"
+        "geo.graph.from_place(query, network_type)\nCreate a graph from a place's boundary polygon.",
+        "Places\nPlace names are looked up first; a place's graph is built from the place's polygon, place by place.",
+    ]
+    nodes = [Node(f"000{i + 1}", t.split("\n")[0][:20], 1, i + 1, i + 1) for i, t in enumerate(pages)]
+    doc = FakeDoc(pages, Node("0000", "Street graphs", 0, 1, 3, nodes=nodes), doc_kind="manual")
+    hits, _ = lexical_search(doc, "from_place", top_k=1)
+    assert hits[0].pages == [2]
+    words, _ = lexical_search(doc, "from_place", top_k=1, ident_weight=0.0)
+    assert words[0].pages == [3]  # by its words alone, the page that repeats "place"
