@@ -466,6 +466,50 @@ MIN_TOP_PAGES = 5
 DISPLAY = 1.4  # a page-top line this much larger than the body is display type (a running head is set near the body's size)
 
 
+def _right_to_left(layouts: Sequence[PageLayout], body: float) -> bool:
+    """Whether the document is set right to left: its paragraphs' short lines (a paragraph's last line) end flush
+    with the text's right edge and start wherever their words run out, where a left-to-right text starts them at its
+    left margin and ends them anywhere. A translation built with a right-to-left language's settings sets even its
+    Latin words in that order: "Introduction to wxMaxima 2" reads "2 Introduction to wxMaxima" from the right, and
+    the layout, which lists a line's words left to right, gives them backwards. An indented block justified to the
+    right edge (a list, a quotation) starts its lines at a margin of its own, not at scattered places."""
+    return _ragged_sides(layouts, body)[0]
+
+
+def _ragged_sides(layouts: Sequence[PageLayout], body: float) -> tuple[bool, int, int]:
+    """(read right to left, short lines flush right with a ragged start, short lines flush left with a ragged end)."""
+    lines = [ln for lay in layouts for ln in lay.lines
+             if abs(ln.size - body) <= SIZE_JITTER and not _monospace(ln) and len(ln.text.split()) >= 2]
+    if len(lines) < RTL_LINES:
+        return False, 0, 0
+    starts = Counter(round(ln.x0) for ln in lines)
+    ends = Counter(round(ln.x1) for ln in lines)
+    left, right = starts.most_common(1)[0][0], ends.most_common(1)[0][0]
+    indent = 2 * max(body, 1.0)
+
+    def scattered(at: Counter[int], x: float) -> bool:
+        return sum(at[round(x) + d] for d in (-1, 0, 1)) <= RAGGED_REPEATS
+
+    flush_right = sum(1 for ln in lines if abs(ln.x1 - right) <= 2 and ln.x0 > left + indent and scattered(starts, ln.x0))
+    flush_left = sum(1 for ln in lines if abs(ln.x0 - left) <= 2 and ln.x1 < right - indent and scattered(ends, ln.x1))
+    return flush_right >= RTL_SHORT_LINES and flush_right >= RTL_SHARE * max(flush_left, 1), flush_right, flush_left
+
+
+RAGGED_REPEATS = 2  # lines starting (ending) within a point of a short line's start (end) before it is a margin
+RTL_LINES = 50  # body lines before the side a document's short lines keep to is weighed
+RTL_SHORT_LINES = 20  # short lines flush right, at least, before the document reads right to left
+RTL_SHARE = 4  # and this many times as many as those flush left
+
+
+def _read_right_to_left(lay: PageLayout) -> PageLayout:
+    """A page of a right-to-left document with each line's words in reading order (right to left)."""
+    lines = []
+    for ln in lay.lines:
+        words = list(reversed(ln.words or []))
+        lines.append(dc_replace(ln, text=" ".join(reversed(ln.text.split())), words=words))
+    return dc_replace(lay, lines=lines)
+
+
 def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, strong_only: bool = False) -> list[Heading]:
     """Headings in reading order over the given pages, with levels.
 
@@ -474,6 +518,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
     """
     if body is None:
         body = body_size(layouts)
+    if _right_to_left(layouts, body):
+        layouts = [_read_right_to_left(lay) for lay in layouts]
     found: list[Heading] = []
     unit_name = ""
     known: list[tuple[float, ...]] = []
