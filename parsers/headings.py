@@ -638,6 +638,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
     if top_styles:
         _name_by_files(found)
     _drop_contents_lines(found)
+    _drop_listed_ahead(found)
     _drop_repeats(found, len(layouts))
     if layouts and layouts[0].number == 1 and len(layouts) > 4:
         _drop_title_page(found)
@@ -849,6 +850,34 @@ def _drop_contents_lines(found: list[Heading]) -> None:
                 last = pages[q]
                 listing.add(q)
     rows = {id(h) for p in listing for h, _ in pages[p]}
+    found[:] = [h for h in found if id(h) not in rows]
+
+
+def _drop_listed_ahead(found: list[Heading]) -> None:
+    """Drop the rows of a contents printed without page numbers (a listing of links, as an HTML book converted to
+    PDF prints it): a page holding CONTENTS_ROWS or more numbered heads that are set again, number and title alike,
+    as heads on later pages. The later copies head their sections; the earlier ones only list them."""
+    last: dict[str, int] = {}
+    for h in found:
+        if h.numbering is not None:
+            last[h.title.casefold()] = h.page
+    ahead: dict[int, list[int]] = {}
+    for h in found:
+        if h.numbering is not None and last[h.title.casefold()] > h.page:
+            ahead.setdefault(h.page, []).append(id(h))
+    listing = {p for p, ids in ahead.items() if len(ids) >= CONTENTS_ROWS}
+    if not listing:
+        return
+    # The listing goes on over the next pages holding heads while every numbered head on them is listed ahead (a
+    # chapter's row alone on a page of its sections' rows, set smaller, which are no heads).
+    numbered = Counter(h.page for h in found if h.numbering is not None)
+    pages = sorted(numbered)
+    for p in sorted(listing):
+        for q in pages[pages.index(p) + 1:]:
+            if len(ahead.get(q, ())) < numbered[q]:
+                break
+            listing.add(q)
+    rows = {i for p in listing for i in ahead[p]}
     found[:] = [h for h in found if id(h) not in rows]
 
 

@@ -72,3 +72,12 @@ def test_a_document_set_right_to_left_has_its_heads_read_from_the_right(tmp_path
 
 def test_a_document_set_left_to_right_keeps_its_reading_order(tmp_path: Path) -> None:
     assert _titles(_book(tmp_path / "ltr.pdf", _pages(), right_to_left=False)) == _expected()
+
+
+def test_a_contents_without_page_numbers_lists_its_sections_but_does_not_head_them(tmp_path: Path) -> None:
+    contents: list[Row] = [("Table of Contents", "hebo", 14, 10)]
+    for n, title in enumerate(TITLES, start=1):
+        contents += [(f"{n} {title}", "hebo", 10, 10), (f"{n}.1 Overview of {title.split()[0]}", "helv", 9, 0),
+                     (f"{n}.2 Details of {title.split()[0]}", "helv", 9, 0)]
+    titles = _titles(_book(tmp_path / "listed.pdf", [contents, *_pages()], right_to_left=False))
+    assert titles == _expected()  # the contents page's own title goes with the title page's lines
