@@ -639,6 +639,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
         _name_by_files(found)
     _drop_contents_lines(found)
     _drop_listed_ahead(found)
+    _drop_running_folios(found, {lay.number: lay.lines[0].y0 for lay in layouts if lay.lines})
     _drop_repeats(found, len(layouts))
     if layouts and layouts[0].number == 1 and len(layouts) > 4:
         _drop_title_page(found)
@@ -879,6 +880,35 @@ def _drop_listed_ahead(found: list[Heading]) -> None:
             listing.add(q)
     rows = {i for p in listing for i in ahead[p]}
     found[:] = [h for h in found if id(h) not in rows]
+
+
+# A page's number set at one end of its running head: "6.1. PRIME NUMBERS 151", "1.4. THE COMPLEX VARIABLE15" (glued
+# by the layout), "4 CHAPTER 1. INTRODUCTION".
+_FOLIO_AFTER = re.compile(r"^(?P<title>.*[^\W\d_].*?)\s*(?P<page>\d{1,4})$")
+_FOLIO_BEFORE = re.compile(r"^(?P<page>\d{1,4})\s+(?P<title>\S.*)$")
+FOLIO_HEADS = 3  # first lines of pages whose end number is the page's less one offset, before they are running heads
+
+
+def _drop_running_folios(found: list[Heading], tops: dict[int, float]) -> None:
+    """Drop running heads that carry the page's number: the first line of its page, a section's title with a number
+    at one end that is the page's number less an offset shared by FOLIO_HEADS or more such lines (the printed folio;
+    LaTeX's book class sets "6.1. PRIME NUMBERS 151" below the top margin, in capitals at the body's size, which reads
+    as a numbered head in capitals). A number before the title is a folio only before a numbered title ("4 CHAPTER 1.
+    INTRODUCTION"): before a plain title it is the section's own."""
+    at: list[tuple[Heading, int]] = []
+    for h in found:
+        if h.numbering is None or abs(h.y0 - tops.get(h.page, -1.0)) > 1:
+            continue
+        m = _FOLIO_AFTER.match(h.title)
+        if m is None:
+            m = _FOLIO_BEFORE.match(h.title)
+            if m is None or parse_numbering(m.group("title")) is None:
+                continue
+        at.append((h, h.page - int(m.group("page"))))
+    offsets = Counter(o for _, o in at)
+    folios = {id(h) for h, o in at if offsets[o] >= FOLIO_HEADS}
+    if folios:
+        found[:] = [h for h in found if id(h) not in folios]
 
 
 def _drop_title_page(found: list[Heading]) -> None:

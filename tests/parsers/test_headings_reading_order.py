@@ -81,3 +81,11 @@ def test_a_contents_without_page_numbers_lists_its_sections_but_does_not_head_th
                      (f"{n}.2 Details of {title.split()[0]}", "helv", 9, 0)]
     titles = _titles(_book(tmp_path / "listed.pdf", [contents, *_pages()], right_to_left=False))
     assert titles == _expected()  # the contents page's own title goes with the title page's lines
+
+
+def test_running_heads_carrying_the_page_number_are_not_heads(tmp_path: Path) -> None:
+    # LaTeX's book class: the current section in capitals at the body's size and the printed page number (the
+    # physical page plus 12: a volume numbered on from the one before), the page's first line, below the top margin.
+    pages = [[(f"{n}.1. OVERVIEW OF {title.split()[0].upper()} {n + 12}", "tiro", 10, 30), *rows]
+             for n, (title, rows) in enumerate(zip(TITLES, _pages()), start=1)]
+    assert _titles(_book(tmp_path / "folios.pdf", pages, right_to_left=False)) == _expected()
