@@ -884,7 +884,8 @@ def _drop_listed_ahead(found: list[Heading]) -> None:
 
 # A page's number set at one end of its running head: "6.1. PRIME NUMBERS 151", "1.4. THE COMPLEX VARIABLE15" (glued
 # by the layout), "4 CHAPTER 1. INTRODUCTION".
-_FOLIO_AFTER = re.compile(r"^(?P<title>.*[^\W\d_].*?)\s*(?P<page>\d{1,4})$")
+# A number after a letter, a bracket or a space: "Version 4.6.1" ends in its own number.
+_FOLIO_AFTER = re.compile(r"^(?P<title>.*[^\W\d_].*?(?:[^\W\d_]|\)))\s*(?P<page>\d{1,4})$")
 _FOLIO_BEFORE = re.compile(r"^(?P<page>\d{1,4})\s+(?P<title>\S.*)$")
 FOLIO_HEADS = 3  # first lines of pages whose end number is the page's less one offset, before they are running heads
 
