@@ -891,12 +891,13 @@ FOLIO_HEADS = 3  # first lines of pages whose end number is the page's less one 
 
 
 def _drop_running_folios(found: list[Heading], tops: dict[int, float]) -> None:
-    """Drop running heads that carry the page's number: the first line of its page, a section's title with a number
-    at one end that is the page's number less an offset shared by FOLIO_HEADS or more such lines (the printed folio;
+    """Drop running heads that carry the page's number: the first line of its page, a section's title (set again as
+    a head, or on another page) with a number at one end that is the page's number less an offset shared by
+    FOLIO_HEADS or more such lines (the printed folio;
     LaTeX's book class sets "6.1. PRIME NUMBERS 151" below the top margin, in capitals at the body's size, which reads
     as a numbered head in capitals). A number before the title is a folio only before a numbered title ("4 CHAPTER 1.
     INTRODUCTION"): before a plain title it is the section's own."""
-    at: list[tuple[Heading, int]] = []
+    at: list[tuple[Heading, int, str]] = []
     for h in found:
         if h.numbering is None or abs(h.y0 - tops.get(h.page, -1.0)) > 1:
             continue
@@ -905,11 +906,25 @@ def _drop_running_folios(found: list[Heading], tops: dict[int, float]) -> None:
             m = _FOLIO_BEFORE.match(h.title)
             if m is None or parse_numbering(m.group("title")) is None:
                 continue
-        at.append((h, h.page - int(m.group("page"))))
-    offsets = Counter(o for _, o in at)
-    folios = {id(h) for h, o in at if offsets[o] >= FOLIO_HEADS}
+        at.append((h, h.page - int(m.group("page")), _section_key(m.group("title"))))
+    # A running head repeats a title: its section's own head, or itself on the section's other pages. A run of
+    # sections one to a page, each numbered in its title ("Day 1", "Day 2"), repeats none.
+    seen = {id(h) for h, _, _ in at}
+    heads = {_section_key(h.title) for h in found if id(h) not in seen}
+    again = Counter(k for _, _, k in at)
+    at = [(h, o, k) for h, o, k in at if k[1] and (k in heads or again[k] >= 2)]
+    offsets = Counter(o for _, o, _ in at)
+    folios = {id(h) for h, o, _ in at if offsets[o] >= FOLIO_HEADS}
     if folios:
         found[:] = [h for h in found if id(h) not in folios]
+
+
+def _section_key(title: str) -> tuple[str, str]:
+    """A section's number and its title's words: "2.3. INSTALLATION" and "2.3 Installation", "CHAPTER 1. INTRODUCTION"
+    and "1 Introduction" name one section."""
+    num = parse_numbering(title)
+    label = num.label.rstrip(".").split()[-1].casefold() if num is not None else ""
+    return label, title_key(title)
 
 
 def _drop_title_page(found: list[Heading]) -> None:
