@@ -1113,12 +1113,21 @@ def _drop_starred(found: list[Heading], decimal: list[Heading], body: float | No
     # sections', under a numbered chapter as under an unnumbered one, when it is set larger than the ``body`` (bold
     # words at the body's size are a LaTeX article's \paragraph heads, a caption, a table row set bold).
     chapters_only = body is not None and not second and all(h.numbering.depth == top for h in decimal)  # type: ignore[union-attr]
+    styles = set()
     if chapters_only:
         below = Counter((h.size, h.bold) for h in found if h.numbering is None and not h.unit
                         and body + LARGER <= h.size < top_size - SIZE_JITTER)
         section = below.most_common(1)[0][0] if below else None
-        if len({h.page for h in found if h.numbering is None and (h.size, h.bold) == section}) < SECTION_PAGES:
+
+        def spread(style: tuple) -> int:
+            return len({h.page for h in found if h.numbering is None and (h.size, h.bold) == style})
+
+        if section is not None and spread(section) < SECTION_PAGES:
             section = None  # a table's rows set bold on a page or two: no style of sections
+        # A style set larger than the sections' and smaller than the chapters', over several pages, is a level
+        # between them (the 14-pt "Downloading" over 12-pt symbology entries, themselves more numerous).
+        if section is not None:
+            styles = {s for s in below if s[0] > section[0] + SIZE_JITTER and spread(s) >= SECTION_PAGES}
     kept, open_chapter = [], False
     for h in found:
         if h.size >= top_size - SIZE_JITTER:
@@ -1128,7 +1137,7 @@ def _drop_starred(found: list[Heading], decimal: list[Heading], body: float | No
                 and not BOOK_INDEX.match(title_key(h.title))
         if h.numbering is not None or h.recurs or h.size >= top_size - SIZE_JITTER or (
                 (open_chapter or chapters_only) and section is not None and abs(h.size - section[0]) <= SIZE_JITTER
-                and h.bold == section[1]):
+                and h.bold == section[1]) or (h.numbering is None and (h.size, h.bold) in styles):
             kept.append(h)
     return kept
 

@@ -89,3 +89,21 @@ def test_running_heads_carrying_the_page_number_are_not_heads(tmp_path: Path) ->
     pages = [[(f"{n}.1. OVERVIEW OF {title.split()[0].upper()} {n + 12}", "tiro", 10, 30), *rows]
              for n, (title, rows) in enumerate(zip(TITLES, _pages()), start=1)]
     assert _titles(_book(tmp_path / "folios.pdf", pages, right_to_left=False)) == _expected()
+
+
+def test_a_style_between_the_chapters_and_their_more_numerous_sections_is_a_level(tmp_path: Path) -> None:
+    # Chapters numbered alone (20 pt), each with a section in 14 pt over entries in 12 pt, more numerous than the
+    # sections: both unnumbered styles are the chapters' parts.
+    def chapter(n: int, title: str) -> list[Row]:
+        name = title.split()[0]
+        rows = [(f"{n} {title}", "hebo", 20, 20), *_paragraph(n), (f"Using {name}", "hebo", 14, 14), *_paragraph(n + 1)]
+        for k, word in enumerate(("Options", "Examples", "Limits")):
+            rows += [(f"{word} of {name}", "hebo", 12, 12), *_paragraph(n + k + 2)]
+        return rows
+
+    pages = [chapter(n, title) for n, title in enumerate(TITLES, start=1)]
+    with PdfSource(_book(tmp_path / "between.pdf", pages, right_to_left=False)) as src:
+        layouts = [src.layout(n) for n in range(1, src.page_count + 1)]
+    titles = [h.title for h in outline_headings(detect_headings(layouts), 10.0)]  # as the structure chain asks
+    assert [t for t in titles if t.startswith("Using")] == [f"Using {title.split()[0]}" for title in TITLES]
+    assert len([t for t in titles if t.startswith(("Options", "Examples", "Limits"))]) == 3 * len(TITLES)
