@@ -505,8 +505,10 @@ def _read_right_to_left(lay: PageLayout) -> PageLayout:
     """A page of a right-to-left document with each line's words in reading order (right to left)."""
     lines = []
     for ln in lay.lines:
-        words = list(reversed(ln.words or []))
-        lines.append(dc_replace(ln, text=" ".join(reversed(ln.text.split())), words=words))
+        # The words' boxes are built when first asked for, as the layout leaves them (few lines are asked).
+        line = dc_replace(ln, text=" ".join(reversed(ln.text.split())), words=None)
+        line.words_from(lambda ln=ln: list(reversed(ln.words or [])))
+        lines.append(line)
     return dc_replace(lay, lines=lines)
 
 
@@ -909,6 +911,8 @@ def _drop_running_folios(found: list[Heading], tops: dict[int, float]) -> None:
         at.append((h, h.page - int(m.group("page")), _section_key(m.group("title"))))
     # A running head repeats a title: its section's own head, or itself on the section's other pages. A run of
     # sections one to a page, each numbered in its title ("Day 1", "Day 2"), repeats none.
+    if len(at) < FOLIO_HEADS:
+        return
     seen = {id(h) for h, _, _ in at}
     heads = {_section_key(h.title) for h in found if id(h) not in seen}
     again = Counter(k for _, _, k in at)
