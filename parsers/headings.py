@@ -466,6 +466,52 @@ MIN_TOP_PAGES = 5
 DISPLAY = 1.4  # a page-top line this much larger than the body is display type (a running head is set near the body's size)
 
 
+def _right_to_left(layouts: Sequence[PageLayout], body: float) -> bool:
+    """Whether the document is set right to left: its paragraphs' short lines (a paragraph's last line) end flush
+    with the text's right edge and start wherever their words run out, where a left-to-right text starts them at its
+    left margin and ends them anywhere. A translation built with a right-to-left language's settings sets even its
+    Latin words in that order: "Introduction to wxMaxima 2" reads "2 Introduction to wxMaxima" from the right, and
+    the layout, which lists a line's words left to right, gives them backwards. An indented block justified to the
+    right edge (a list, a quotation) starts its lines at a margin of its own, not at scattered places."""
+    return _ragged_sides(layouts, body)[0]
+
+
+def _ragged_sides(layouts: Sequence[PageLayout], body: float) -> tuple[bool, int, int]:
+    """(read right to left, short lines flush right with a ragged start, short lines flush left with a ragged end)."""
+    lines = [ln for lay in layouts for ln in lay.lines
+             if abs(ln.size - body) <= SIZE_JITTER and not _monospace(ln) and len(ln.text.split()) >= 2]
+    if len(lines) < RTL_LINES:
+        return False, 0, 0
+    starts = Counter(round(ln.x0) for ln in lines)
+    ends = Counter(round(ln.x1) for ln in lines)
+    left, right = starts.most_common(1)[0][0], ends.most_common(1)[0][0]
+    indent = 2 * max(body, 1.0)
+
+    def scattered(at: Counter[int], x: float) -> bool:
+        return sum(at[round(x) + d] for d in (-1, 0, 1)) <= RAGGED_REPEATS
+
+    flush_right = sum(1 for ln in lines if abs(ln.x1 - right) <= 2 and ln.x0 > left + indent and scattered(starts, ln.x0))
+    flush_left = sum(1 for ln in lines if abs(ln.x0 - left) <= 2 and ln.x1 < right - indent and scattered(ends, ln.x1))
+    return flush_right >= RTL_SHORT_LINES and flush_right >= RTL_SHARE * max(flush_left, 1), flush_right, flush_left
+
+
+RAGGED_REPEATS = 2  # lines starting (ending) within a point of a short line's start (end) before it is a margin
+RTL_LINES = 50  # body lines before the side a document's short lines keep to is weighed
+RTL_SHORT_LINES = 20  # short lines flush right, at least, before the document reads right to left
+RTL_SHARE = 4  # and this many times as many as those flush left
+
+
+def _read_right_to_left(lay: PageLayout) -> PageLayout:
+    """A page of a right-to-left document with each line's words in reading order (right to left)."""
+    lines = []
+    for ln in lay.lines:
+        # The words' boxes are built when first asked for, as the layout leaves them (few lines are asked).
+        line = dc_replace(ln, text=" ".join(reversed(ln.text.split())), words=None)
+        line.words_from(lambda ln=ln: list(reversed(ln.words or [])))
+        lines.append(line)
+    return dc_replace(lay, lines=lines)
+
+
 def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, strong_only: bool = False) -> list[Heading]:
     """Headings in reading order over the given pages, with levels.
 
@@ -474,6 +520,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
     """
     if body is None:
         body = body_size(layouts)
+    if _right_to_left(layouts, body):
+        layouts = [_read_right_to_left(lay) for lay in layouts]
     found: list[Heading] = []
     unit_name = ""
     known: list[tuple[float, ...]] = []
@@ -592,6 +640,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
     if top_styles:
         _name_by_files(found)
     _drop_contents_lines(found)
+    _drop_listed_ahead(found)
+    _drop_running_folios(found, {lay.number: lay.lines[0].y0 for lay in layouts if lay.lines})
     _drop_repeats(found, len(layouts))
     if layouts and layouts[0].number == 1 and len(layouts) > 4:
         _drop_title_page(found)
@@ -806,6 +856,81 @@ def _drop_contents_lines(found: list[Heading]) -> None:
     found[:] = [h for h in found if id(h) not in rows]
 
 
+def _drop_listed_ahead(found: list[Heading]) -> None:
+    """Drop the rows of a contents printed without page numbers (a listing of links, as an HTML book converted to
+    PDF prints it): a page holding CONTENTS_ROWS or more numbered heads that are set again, number and title alike,
+    as heads on later pages. The later copies head their sections; the earlier ones only list them."""
+    last: dict[str, int] = {}
+    for h in found:
+        if h.numbering is not None:
+            last[h.title.casefold()] = h.page
+    ahead: dict[int, list[int]] = {}
+    for h in found:
+        if h.numbering is not None and last[h.title.casefold()] > h.page:
+            ahead.setdefault(h.page, []).append(id(h))
+    listing = {p for p, ids in ahead.items() if len(ids) >= CONTENTS_ROWS}
+    if not listing:
+        return
+    # The listing goes on over the next pages holding heads while every numbered head on them is listed ahead (a
+    # chapter's row alone on a page of its sections' rows, set smaller, which are no heads).
+    numbered = Counter(h.page for h in found if h.numbering is not None)
+    pages = sorted(numbered)
+    for p in sorted(listing):
+        for q in pages[pages.index(p) + 1:]:
+            if len(ahead.get(q, ())) < numbered[q]:
+                break
+            listing.add(q)
+    rows = {i for p in listing for i in ahead[p]}
+    found[:] = [h for h in found if id(h) not in rows]
+
+
+# A page's number set at one end of its running head: "6.1. PRIME NUMBERS 151", "1.4. THE COMPLEX VARIABLE15" (glued
+# by the layout), "4 CHAPTER 1. INTRODUCTION".
+# A number after a letter, a bracket or a space: "Version 4.6.1" ends in its own number.
+_FOLIO_AFTER = re.compile(r"^(?P<title>.*[^\W\d_].*?(?:[^\W\d_]|\)))\s*(?P<page>\d{1,4})$")
+_FOLIO_BEFORE = re.compile(r"^(?P<page>\d{1,4})\s+(?P<title>\S.*)$")
+FOLIO_HEADS = 3  # first lines of pages whose end number is the page's less one offset, before they are running heads
+
+
+def _drop_running_folios(found: list[Heading], tops: dict[int, float]) -> None:
+    """Drop running heads that carry the page's number: the first line of its page, a section's title (set again as
+    a head, or on another page) with a number at one end that is the page's number less an offset shared by
+    FOLIO_HEADS or more such lines (the printed folio;
+    LaTeX's book class sets "6.1. PRIME NUMBERS 151" below the top margin, in capitals at the body's size, which reads
+    as a numbered head in capitals). A number before the title is a folio only before a numbered title ("4 CHAPTER 1.
+    INTRODUCTION"): before a plain title it is the section's own."""
+    at: list[tuple[Heading, int, str]] = []
+    for h in found:
+        if h.numbering is None or abs(h.y0 - tops.get(h.page, -1.0)) > 1:
+            continue
+        m = _FOLIO_AFTER.match(h.title)
+        if m is None:
+            m = _FOLIO_BEFORE.match(h.title)
+            if m is None or parse_numbering(m.group("title")) is None:
+                continue
+        at.append((h, h.page - int(m.group("page")), _section_key(m.group("title"))))
+    # A running head repeats a title: its section's own head, or itself on the section's other pages. A run of
+    # sections one to a page, each numbered in its title ("Day 1", "Day 2"), repeats none.
+    if len(at) < FOLIO_HEADS:
+        return
+    seen = {id(h) for h, _, _ in at}
+    heads = {_section_key(h.title) for h in found if id(h) not in seen}
+    again = Counter(k for _, _, k in at)
+    at = [(h, o, k) for h, o, k in at if k[1] and (k in heads or again[k] >= 2)]
+    offsets = Counter(o for _, o, _ in at)
+    folios = {id(h) for h, o, _ in at if offsets[o] >= FOLIO_HEADS}
+    if folios:
+        found[:] = [h for h in found if id(h) not in folios]
+
+
+def _section_key(title: str) -> tuple[str, str]:
+    """A section's number and its title's words: "2.3. INSTALLATION" and "2.3 Installation", "CHAPTER 1. INTRODUCTION"
+    and "1 Introduction" name one section."""
+    num = parse_numbering(title)
+    label = num.label.rstrip(".").split()[-1].casefold() if num is not None else ""
+    return label, title_key(title)
+
+
 def _drop_title_page(found: list[Heading]) -> None:
     """Drop the title page's lines (document title, edition, date): on page 1, unnumbered, in a style no
     heading after page 2 uses; and its date, whatever its style (a figure's labels may share it)."""
@@ -992,12 +1117,21 @@ def _drop_starred(found: list[Heading], decimal: list[Heading], body: float | No
     # sections', under a numbered chapter as under an unnumbered one, when it is set larger than the ``body`` (bold
     # words at the body's size are a LaTeX article's \paragraph heads, a caption, a table row set bold).
     chapters_only = body is not None and not second and all(h.numbering.depth == top for h in decimal)  # type: ignore[union-attr]
+    styles = set()
     if chapters_only:
         below = Counter((h.size, h.bold) for h in found if h.numbering is None and not h.unit
                         and body + LARGER <= h.size < top_size - SIZE_JITTER)
         section = below.most_common(1)[0][0] if below else None
-        if len({h.page for h in found if h.numbering is None and (h.size, h.bold) == section}) < SECTION_PAGES:
+
+        def spread(style: tuple) -> int:
+            return len({h.page for h in found if h.numbering is None and (h.size, h.bold) == style})
+
+        if section is not None and spread(section) < SECTION_PAGES:
             section = None  # a table's rows set bold on a page or two: no style of sections
+        # A style set larger than the sections' and smaller than the chapters', over several pages, is a level
+        # between them (the 14-pt "Downloading" over 12-pt symbology entries, themselves more numerous).
+        if section is not None:
+            styles = {s for s in below if s[0] > section[0] + SIZE_JITTER and spread(s) >= SECTION_PAGES}
     kept, open_chapter = [], False
     for h in found:
         if h.size >= top_size - SIZE_JITTER:
@@ -1007,7 +1141,7 @@ def _drop_starred(found: list[Heading], decimal: list[Heading], body: float | No
                 and not BOOK_INDEX.match(title_key(h.title))
         if h.numbering is not None or h.recurs or h.size >= top_size - SIZE_JITTER or (
                 (open_chapter or chapters_only) and section is not None and abs(h.size - section[0]) <= SIZE_JITTER
-                and h.bold == section[1]):
+                and h.bold == section[1]) or (h.numbering is None and (h.size, h.bold) in styles):
             kept.append(h)
     return kept
 
