@@ -487,7 +487,13 @@ def map_entries(
             # line of its own, else mentions it; a title found nowhere stays there and does not move the next ones.
             lo = next((entries[j].physical for j in range(i - 1, -1, -1) if entries[j].status != "unverifiable"
                        and entries[j].physical), body_start) or body_start
-            found = finder.pages_with(key, lo, page_count) if len(key) >= 3 else []
+            # A numbered title goes to the first page that heads it with its number ("1.3 SWIG License"), else that
+            # prints it after its number (a heading also set in a running foot, which ``headed`` passes over): the
+            # same words alone on a line may be another chapter's section ("Introduction").
+            numbered = [p for p in range(lo, page_count + 1) if finder.on(key, p)
+                        and finder.numbered_on(labels_[i], key, p)] if labels_[i] and len(key) >= 3 else []
+            headed = next((p for p in numbered if finder.headed(labels_[i], key, p)), numbered[0] if numbered else None)
+            found = [headed] if headed is not None else finder.pages_with(key, lo, page_count) if len(key) >= 3 else []
             found = [p for p in found if finder.titled(key, p)] or found
             e.physical, e.status = (found[0], "located") if found else (lo, "unverifiable")
             counts[e.status] += 1
