@@ -445,6 +445,15 @@ def map_entries(
                 if (near is not None and near >= prev and near not in toc_set  # the listing itself is not the section
                         and (not in_run or finder.titled(key, near))):
                     chosen, status = near, "corrected"
+            if chosen is None and e.page is not None and e.page.kind == "arabic" and labels_[i] and len(key) >= 3:
+                # The first page after the previous entry that heads the title with its number is the section's,
+                # wherever the entries after it are found: a contents older than its body (a section added, every page
+                # after it moved on) agrees with no offset for two entries running, and its number tells a title the
+                # contents lists twice ("3.9 OCTET STRING", "5.9 OCTET STRING") from the other.
+                headed = next((p for p in finder.pages_with(key, prev, page_count)
+                               if p not in toc_set and finder.headed(labels_[i], key, p)), None)
+                if headed is not None:
+                    chosen, status, cur = headed, "corrected", headed - e.page.value
             if chosen is None and e.page is not None and e.page.kind == "arabic" and len(key) >= 6 and key not in repeated:
                 # Piecewise: the numbering may restart or pages may be inserted. Accept a new offset
                 # only if the title is found there and either the next entry agrees with it or the
@@ -499,9 +508,10 @@ def map_entries(
             counts[e.status] += 1
             continue
         found = finder.pages_with(key, lo, max(lo, hi)) if len(key) >= 3 else []
-        # A page that sets the title as a line of its own before one that mentions it ("Index" named in the
-        # bibliography's text, headed on the page after it).
-        found = [p for p in found if finder.titled(key, p)] or found
+        # A page that heads the numbered title, else sets the title as a line of its own, before one that mentions it
+        # ("Index" named in the bibliography's text, headed on the page after it).
+        found = ([p for p in found if labels_[i] and finder.headed(labels_[i], key, p)]
+                 or [p for p in found if finder.titled(key, p)] or found)
         # "Part II" printed without a number starts where its first item starts, unless its title shows up before.
         e.physical, e.status = (found[0], "located") if found else (max(lo, hi), "unverifiable")
         counts[e.status] += 1
