@@ -220,6 +220,20 @@ class _Finder:
                     return m
         return None
 
+    def only_running(self, key: str, n: int) -> bool:
+        """Whether page ``n`` names the title only in a running head or foot (a line printed at the top or foot of two
+        pages or more): the chapter's later pages, when its first page sets a longer title than the contents'."""
+        if not self.on(key, n):
+            return False
+        lines = self._page_lines(n)
+        running = self._running_lines()
+        edge = {i for i in (0, 1, len(lines) - 2, len(lines) - 1) if 0 <= i < len(lines) and lines[i] in running}
+        rest = " ".join(ln for i, ln in enumerate(lines) if i not in edge)
+        compact = key.replace(" ", "")
+        if len(compact) >= 8:
+            return compact[:_TITLE_KEY_CHARS] not in rest.replace(" ", "")
+        return f" {key} " not in f" {rest} "
+
     def pages_with(self, key: str, lo: int, hi: int) -> list[int]:
         return [n for n in range(max(1, lo), min(len(self.texts), hi) + 1) if self.on(key, n)]
 
@@ -442,6 +456,8 @@ def map_entries(
             in_run = bool(cands) and _same_page_run(entries, i, cands[0][1])
             if chosen is None and cands:
                 near = finder.near(key, cands[0][1]) if len(key) >= 4 else None
+                if near is not None and finder.only_running(key, near):
+                    near = None  # a running head names the chapter on its later pages: no evidence of its start
                 if (near is not None and near >= prev and near not in toc_set  # the listing itself is not the section
                         and (not in_run or finder.titled(key, near))):
                     chosen, status = near, "corrected"
@@ -461,7 +477,8 @@ def map_entries(
                 # times ("Detailed Description" under every class) is no evidence of where this one is:
                 # an offset moved by it would misplace every entry after it.
                 found = [p for p in finder.pages_with(key, prev, page_count)
-                         if p not in toc_set and p != (cands[0][1] if cands else -1) and (not in_run or finder.titled(key, p))]
+                         if p not in toc_set and p != (cands[0][1] if cands else -1) and (not in_run or finder.titled(key, p))
+                         and not finder.only_running(key, p)]
                 for p in found[:3]:
                     new = p - e.page.value
                     if len(found) == 1 or _next_agrees(entries, keys, i, new, finder, repeated):
