@@ -11,6 +11,7 @@ row or a version number ("Release 1.20.1") does not pass. Pure over page texts.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Callable, Sequence
 
 from parsers.layout import PageLayout
@@ -127,6 +128,7 @@ def _listing(lines: list[str], j: int, number: int) -> bool:
 
 MAX_UNLISTED_PAGES = 30  # an entry longer than this is no front matter; its pages are not laid out
 MIN_UNLISTED = 2
+MIN_HEAD_STEP = 1.0  # points by which the entry's heading outsizes its pages' body text
 
 
 def unlisted_sections(entries: Sequence[Entry], layout: Callable[[int], PageLayout], page_count: int) -> list[list[Entry]]:
@@ -136,9 +138,10 @@ def unlisted_sections(entries: Sequence[Entry], layout: Callable[[int], PageLayo
     offerings", "2 Feedback from the users" (DocBook's dblatex: numbered sections in an unnumbered preface, which the
     author's outline lists). They are taken when the entry's own heading is found on its first page and two or more
     lines of its pages open with the numbers 1, 2, 3 ... in turn, set at least as large as that heading: a numbered
-    list, a table's rows or a cross-reference is set smaller than a chapter's title. A number out of turn at that size
-    (a licence's clauses, "0. Definitions." first) leaves the entry alone. A title wrapped to a line or two of the same
-    size is joined."""
+    list, a table's rows or a cross-reference is set smaller than a chapter's title, which must itself outsize the
+    pages' body text; a numbered sentence (more words than a title has) ends the search. A number out of turn at that
+    size (a licence's clauses, "0. Definitions." first) leaves the entry alone. A title wrapped to a line or two of
+    the same size is joined."""
     out: list[list[Entry]] = []
     for i, e in enumerate(entries):
         nxt = entries[i + 1] if i + 1 < len(entries) else None
@@ -149,7 +152,7 @@ def unlisted_sections(entries: Sequence[Entry], layout: Callable[[int], PageLayo
             continue
         size = _heading_size(layout(e.page), e.title)
         found: list[Entry] | None = []
-        if size is not None:
+        if size is not None and size >= _body_size([layout(n) for n in range(e.page, end + 1)]) + MIN_HEAD_STEP:
             for page in range(e.page, end + 1):
                 if found is None:
                     break
@@ -168,9 +171,18 @@ def unlisted_sections(entries: Sequence[Entry], layout: Callable[[int], PageLayo
                                 or more.y0 - ln.y1 > ln.size):
                             break
                         title, ln = f"{title} {' '.join(more.text.split())}", more
+                    if len(title.split()) > MAX_TITLE_WORDS + 1:
+                        found = None  # a numbered sentence ("1. Use the command set terminal to ..."): a list
+                        break
                     found.append(Entry(e.level + 1, spell_accents(title), page))
         out.append(found if found is not None and len(found) >= MIN_UNLISTED else [])
     return out
+
+
+def _body_size(layouts: Sequence[PageLayout]) -> float:
+    """The size most of the pages' lines are set in."""
+    sizes = Counter(round(ln.size, 1) for lay in layouts for ln in lay.lines if ln.text.strip())
+    return sizes.most_common(1)[0][0] if sizes else 0.0
 
 
 def _heading_size(lay: PageLayout, title: str) -> float | None:
