@@ -221,13 +221,17 @@ class _Finder:
         return None
 
     def only_running(self, key: str, n: int) -> bool:
-        """Whether page ``n`` names the title only in a running head or foot (a line printed at the top or foot of two
-        pages or more): the chapter's later pages, when its first page sets a longer title than the contents'."""
+        """Whether page ``n`` names the title only in a running head or foot: a line printed at the top or foot of two
+        pages or more, beside the page's folio on a line of its own ("606" over "chapter 19 fourier and laplace"). The
+        chapter's later pages, when its first page sets a longer title than the contents'. A chapter's heading that
+        its running heads repeat word for word stands apart from the folio at the page's foot."""
         if not self.on(key, n):
             return False
         lines = self._page_lines(n)
         running = self._running_lines()
-        edge = {i for i in (0, 1, len(lines) - 2, len(lines) - 1) if 0 <= i < len(lines) and lines[i] in running}
+        folio = {i for i, ln in enumerate(lines) if _NUMBER_ONLY.match(ln)}
+        edge = {i for i in (0, 1, len(lines) - 2, len(lines) - 1) if 0 <= i < len(lines) and lines[i] in running
+                and (i - 1 in folio or i + 1 in folio)}
         rest = " ".join(ln for i, ln in enumerate(lines) if i not in edge)
         compact = key.replace(" ", "")
         if len(compact) >= 8:
@@ -296,6 +300,9 @@ class _Finder:
                 seen.update(set(_norm_lines("\n".join(raw[:2] + raw[-2:]))))
             self._running = {ln for ln, c in seen.items() if c >= 2}
         return self._running
+
+
+_NUMBER_ONLY = re.compile(r"^(?:\d{1,5}|[ivxlcdm]{1,8})$")
 
 
 def _norm_lines(text: str) -> list[str]:

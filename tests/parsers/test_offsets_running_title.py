@@ -53,3 +53,33 @@ def test_a_running_head_does_not_move_a_chapter_to_its_second_page(tmp_path: Pat
     assert result.source == "toc"
     assert [(e.level, e.title, e.page) for e in result.entries] == [
         (level, title, folio + 1) for level, title, folio in LISTED]
+
+
+def _early_listing(path: Path) -> Path:
+    """Chapter 2 listed a page before its heading, which its running heads repeat word for word (the folio at the
+    opening page's foot, beside the running head on the later pages)."""
+    doc = pymupdf.open()
+    toc = doc.new_page(width=W, height=H)
+    toc.insert_text((72, 100), "Contents", fontname="hebo", fontsize=20)
+    for i, (title, folio) in enumerate([("1 Series", 1), ("2 Sums", 2), ("3 Tables", 6)]):
+        toc.insert_text((72, 150 + 18 * i), title, fontsize=11)
+        toc.insert_text((500, 150 + 18 * i), str(folio), fontsize=11)
+    for folio in range(1, 7):
+        page = doc.new_page(width=W, height=H)
+        if folio in (1, 3, 6):
+            head = {1: "Chapter 1. Series", 3: "Chapter 2. Sums", 6: "Chapter 3. Tables"}[folio]
+            page.insert_text((72, 80), head, fontname="hebo", fontsize=22)
+            page.insert_textbox(pymupdf.Rect(72, 120, 520, 700), PROSE, fontsize=11)
+            page.insert_text((300, 800), str(folio), fontsize=10)
+        else:
+            page.insert_text((72, 50), str(folio), fontsize=10)
+            page.insert_text((150, 50), "Chapter 1. Series" if folio == 2 else "Chapter 2. Sums", fontsize=10)
+            page.insert_textbox(pymupdf.Rect(72, 120, 520, 700), PROSE, fontsize=11)
+    doc.save(path)
+    return path
+
+
+def test_a_chapter_heading_its_running_heads_repeat_still_places_the_chapter(tmp_path: Path) -> None:
+    with PdfSource(_early_listing(tmp_path / "e.pdf")) as pdf:
+        result = recover_structure(pdf, max_leaf_pages=0)
+    assert [(e.title, e.page) for e in result.entries] == [("1 Series", 2), ("2 Sums", 4), ("3 Tables", 7)]
