@@ -50,9 +50,12 @@ def bullet_rows(page: PageLayout, after_heading: bool) -> list[Line] | None:
         if at is None:
             return None
         start = at + 1
-    # A listing's rows run into the page's margins as often as not (a contents set close to the top and foot); its
-    # running head and folio are no rows.
-    rows = _rows(lines[start:])
+    # A numbered listing's rows run into the page's margins (a contents set close to the top and foot); its running
+    # head and folio are no rows. A bulleted listing's rows are read inside the margins, as they always were.
+    inside = [ln for ln in lines[start:] if page.height * 0.09 <= ln.y1 and ln.y0 <= page.height * 0.92]
+    rows = _rows(inside)
+    if not rows or _numbered(rows[0]):
+        rows = [ln for ln in _rows(lines[start:]) if _numbered(ln)]
     ids = {id(ln) for ln in rows}
     body = [ln for ln in lines[start:] if id(ln) in ids or page.height * 0.09 <= ln.y1 and ln.y0 <= page.height * 0.92]
     if len(rows) >= MIN_ROWS and len(rows) >= MIN_SHARE * len(body):
