@@ -220,6 +220,24 @@ class _Finder:
                     return m
         return None
 
+    def only_running(self, key: str, n: int) -> bool:
+        """Whether page ``n`` names the title only in a running head or foot: a line printed at the top or foot of two
+        pages or more, beside the page's folio on a line of its own ("606" over "chapter 19 fourier and laplace"). The
+        chapter's later pages, when its first page sets a longer title than the contents'. A chapter's heading that
+        its running heads repeat word for word stands apart from the folio at the page's foot."""
+        if not self.on(key, n):
+            return False
+        lines = self._page_lines(n)
+        running = self._running_lines()
+        folio = {i for i, ln in enumerate(lines) if _NUMBER_ONLY.match(ln)}
+        edge = {i for i in (0, 1, len(lines) - 2, len(lines) - 1) if 0 <= i < len(lines) and lines[i] in running
+                and (i - 1 in folio or i + 1 in folio)}
+        rest = " ".join(ln for i, ln in enumerate(lines) if i not in edge)
+        compact = key.replace(" ", "")
+        if len(compact) >= 8:
+            return compact[:_TITLE_KEY_CHARS] not in rest.replace(" ", "")
+        return f" {key} " not in f" {rest} "
+
     def pages_with(self, key: str, lo: int, hi: int) -> list[int]:
         return [n for n in range(max(1, lo), min(len(self.texts), hi) + 1) if self.on(key, n)]
 
@@ -282,6 +300,9 @@ class _Finder:
                 seen.update(set(_norm_lines("\n".join(raw[:2] + raw[-2:]))))
             self._running = {ln for ln, c in seen.items() if c >= 2}
         return self._running
+
+
+_NUMBER_ONLY = re.compile(r"^(?:\d{1,5}|[ivxlcdm]{1,8})$")
 
 
 def _norm_lines(text: str) -> list[str]:
@@ -442,9 +463,20 @@ def map_entries(
             in_run = bool(cands) and _same_page_run(entries, i, cands[0][1])
             if chosen is None and cands:
                 near = finder.near(key, cands[0][1]) if len(key) >= 4 else None
+                if near is not None and finder.only_running(key, near):
+                    near = None  # a running head names the chapter on its later pages: no evidence of its start
                 if (near is not None and near >= prev and near not in toc_set  # the listing itself is not the section
                         and (not in_run or finder.titled(key, near))):
                     chosen, status = near, "corrected"
+            if chosen is None and e.page is not None and e.page.kind == "arabic" and labels_[i] and len(key) >= 3:
+                # The first page after the previous entry that heads the title with its number is the section's,
+                # wherever the entries after it are found: a contents older than its body (a section added, every page
+                # after it moved on) agrees with no offset for two entries running, and its number tells a title the
+                # contents lists twice ("3.9 OCTET STRING", "5.9 OCTET STRING") from the other.
+                headed = next((p for p in finder.pages_with(key, prev, page_count)
+                               if p not in toc_set and finder.headed(labels_[i], key, p)), None)
+                if headed is not None:
+                    chosen, status, cur = headed, "corrected", headed - e.page.value
             if chosen is None and e.page is not None and e.page.kind == "arabic" and len(key) >= 6 and key not in repeated:
                 # Piecewise: the numbering may restart or pages may be inserted. Accept a new offset
                 # only if the title is found there and either the next entry agrees with it or the
@@ -452,7 +484,8 @@ def map_entries(
                 # times ("Detailed Description" under every class) is no evidence of where this one is:
                 # an offset moved by it would misplace every entry after it.
                 found = [p for p in finder.pages_with(key, prev, page_count)
-                         if p not in toc_set and p != (cands[0][1] if cands else -1) and (not in_run or finder.titled(key, p))]
+                         if p not in toc_set and p != (cands[0][1] if cands else -1) and (not in_run or finder.titled(key, p))
+                         and not finder.only_running(key, p)]
                 for p in found[:3]:
                     new = p - e.page.value
                     if len(found) == 1 or _next_agrees(entries, keys, i, new, finder, repeated):
@@ -487,15 +520,22 @@ def map_entries(
             # line of its own, else mentions it; a title found nowhere stays there and does not move the next ones.
             lo = next((entries[j].physical for j in range(i - 1, -1, -1) if entries[j].status != "unverifiable"
                        and entries[j].physical), body_start) or body_start
-            found = finder.pages_with(key, lo, page_count) if len(key) >= 3 else []
+            # A numbered title goes to the first page that heads it with its number ("1.3 SWIG License"), else that
+            # prints it after its number (a heading also set in a running foot, which ``headed`` passes over): the
+            # same words alone on a line may be another chapter's section ("Introduction").
+            numbered = [p for p in range(lo, page_count + 1) if finder.on(key, p)
+                        and finder.numbered_on(labels_[i], key, p)] if labels_[i] and len(key) >= 3 else []
+            headed = next((p for p in numbered if finder.headed(labels_[i], key, p)), numbered[0] if numbered else None)
+            found = [headed] if headed is not None else finder.pages_with(key, lo, page_count) if len(key) >= 3 else []
             found = [p for p in found if finder.titled(key, p)] or found
             e.physical, e.status = (found[0], "located") if found else (lo, "unverifiable")
             counts[e.status] += 1
             continue
         found = finder.pages_with(key, lo, max(lo, hi)) if len(key) >= 3 else []
-        # A page that sets the title as a line of its own before one that mentions it ("Index" named in the
-        # bibliography's text, headed on the page after it).
-        found = [p for p in found if finder.titled(key, p)] or found
+        # A page that heads the numbered title, else sets the title as a line of its own, before one that mentions it
+        # ("Index" named in the bibliography's text, headed on the page after it).
+        found = ([p for p in found if labels_[i] and finder.headed(labels_[i], key, p)]
+                 or [p for p in found if finder.titled(key, p)] or found)
         # "Part II" printed without a number starts where its first item starts, unless its title shows up before.
         e.physical, e.status = (found[0], "located") if found else (max(lo, hi), "unverifiable")
         counts[e.status] += 1

@@ -28,7 +28,7 @@ from parsers.pdf import PdfSource
 from parsers.ranges import KIND_PAGE_GROUP, Entry, build_tree
 from parsers.toc import TocEntry, TocResult, find_toc, screen_page, spell_accents
 from parsers.toc_bullets import find_bullet_toc
-from parsers.toc_sections import body_sections, chapters_only
+from parsers.toc_sections import body_sections, chapters_only, unlisted_sections
 
 # A hook for a model-backed fallback, called only when no deterministic method
 # (bookmarks, printed TOC, headings) yields a credible tree. It gets the open
@@ -225,6 +225,12 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
         if any(per_entry):
             entries = [x for e, kids in zip(entries, per_entry) for x in [e, *kids]]
             info["body_sections"] = sum(map(len, per_entry))
+    if not filing:
+        # An unnumbered entry listed alone (a preface) whose pages head numbered sections: they are its children.
+        per_entry = unlisted_sections(entries, pdf.layout, pdf.page_count)
+        if any(per_entry):
+            entries = [x for e, kids in zip(entries, per_entry) for x in [e, *kids]]
+            info["unlisted_sections"] = sum(map(len, per_entry))
     back: list[Entry] = []
     if filing:
         # Back matter first, so that the last Item ends at the signatures and an exhibit's own contents page

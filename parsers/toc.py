@@ -388,8 +388,8 @@ def _edge_line(i: int, lines: list[Line], page: PageLayout) -> bool:
 
 
 def _running_keys(layouts: Sequence[PageLayout], readings: Sequence[list[Line]]) -> set[str]:
-    """Normalized first or last lines of the contents pages that are running heads or feet: the same words on two
-    pages or more, with a number that is the page's own folio, as it goes up one a page ("Surface Evolver Manual 3"
+    """Normalized first or last lines of the contents pages (and of the pages either side) that are running heads or
+    feet: the same words on two pages or more, with a number that is the page's own folio, as it goes up one a page ("Surface Evolver Manual 3"
     on the third page, "... 4" on the fourth; "SUN/211.30 —Contents iv"), never above the page's place in the
     file. A listing's rows that happen to open or close two pages ("3.3.1 Memory management 85" and "4.2.1 Memory
     management 218"; "Examples 46" closing one page and "Examples 47" opening the next) list pages of the body, past
@@ -765,7 +765,10 @@ def find_toc(
     layouts = [layout(p) for p in pages]
     keys = _header_footer_keys(layouts) if len(layouts) > 1 else set()
     reading = [reading_of(lay) for lay in layouts]
-    running = _running_keys(layouts, reading) if len(layouts) > 1 else set()
+    # The pages on either side of the listing carry the same running head or foot: a one-page contents' own is told
+    # by them ("9/9/2013 DB TCL Page iii" over the listing's last row, "... Page iv" on the next page).
+    around = [layout(n) for n in (pages[0] - 1, pages[-1] + 1) if 1 <= n <= page_count and n not in pages]
+    running = _running_keys(layouts + around, reading + [reading_of(lay) for lay in around])
     if late:
         reading[0] = reading[0][late - 1:]
     blocks: list[list[_Raw]] = []

@@ -1,5 +1,6 @@
 """A contents printed as a bulleted list of titles without page numbers (a web page's table of contents printed to
-PDF: "• Main Menus" over "♦ File menu", each title a link in the HTML).
+PDF: "• Main Menus" over "♦ File menu", each title a link in the HTML), or as a list of numbered titles without page
+numbers ("1 Preface" over "1.1 Introduction" and "1.12.1 Windows installation", an HTML manual's generated contents).
 
 The reader of toc.py needs page numbers to tell a contents from other lists. This one needs a contents heading on
 the first page instead, and most of the page's lines opening with a bullet; levels come from the bullets' indents
@@ -18,8 +19,26 @@ from parsers.toc import TocEntry, assign_levels, entry_from_line, is_heading
 
 BULLETS = "\u00b7\u2013\u2022\u2666\u25e6\u25aa\u25a0\u25cf\u25cb\u25ba\u25b8\u2023\u2043"
 MIN_ROWS = 6
+MIN_LAST_ROWS = 3  # of a continuation page whose rows stop where its body begins
 MIN_SHARE = 0.6  # of the page's lines (below the heading, margins left out) that open with a bullet
 MAX_TITLE_WORDS = 12
+MIN_SECTION_SHARE = 1 / 3  # of a numbered listing's rows numbered below the chapters ("1.1"): a list of steps has none
+
+
+def _numbered(ln: Line) -> bool:
+    n = parse_numbering(ln.text)
+    return n is not None and n.kind == "decimal" and bool(n.rest.strip())
+
+
+def _rows(body: list[Line]) -> list[Line]:
+    """The lines of ``body`` that open with a bullet, else (when there are no bulleted ones) those that open with a
+    section number, provided enough of them are numbered below the chapters to be a contents' sections."""
+    rows = [ln for ln in body if ln.text.lstrip()[:1] in BULLETS and len(ln.text.split()) >= 2]
+    if rows:
+        return rows
+    rows = [ln for ln in body if _numbered(ln)]
+    deep = sum(1 for ln in rows if parse_numbering(ln.text).depth >= 2)  # type: ignore[union-attr]
+    return rows if deep >= MIN_SECTION_SHARE * len(rows) else []
 
 
 def bullet_rows(page: PageLayout, after_heading: bool) -> list[Line] | None:
@@ -31,11 +50,23 @@ def bullet_rows(page: PageLayout, after_heading: bool) -> list[Line] | None:
         if at is None:
             return None
         start = at + 1
-    body = [ln for ln in lines[start:] if page.height * 0.09 <= ln.y1 and ln.y0 <= page.height * 0.92]
-    rows = [ln for ln in body if ln.text.lstrip()[:1] in BULLETS and len(ln.text.split()) >= 2]
-    if len(rows) < MIN_ROWS or len(rows) < MIN_SHARE * len(body):
-        return None
-    return rows
+    # A numbered listing's rows run into the page's margins (a contents set close to the top and foot); its running
+    # head and folio are no rows. A bulleted listing's rows are read inside the margins, as they always were.
+    inside = [ln for ln in lines[start:] if page.height * 0.09 <= ln.y1 and ln.y0 <= page.height * 0.92]
+    rows = _rows(inside)
+    if not rows or _numbered(rows[0]):
+        rows = [ln for ln in _rows(lines[start:]) if _numbered(ln)]
+    ids = {id(ln) for ln in rows}
+    body = [ln for ln in lines[start:] if id(ln) in ids or page.height * 0.09 <= ln.y1 and ln.y0 <= page.height * 0.92]
+    if len(rows) >= MIN_ROWS and len(rows) >= MIN_SHARE * len(body):
+        return rows
+    if not after_heading and rows:
+        # The listing's last rows on a page of their own, or atop the page the body begins on: the rows that open the
+        # page, before its first other line.
+        lead = next((i for i, ln in enumerate(body) if id(ln) not in ids), len(body))
+        if lead >= MIN_LAST_ROWS:
+            return body[:lead]
+    return None
 
 
 def find_bullet_toc(page_count: int, text: Callable[[int], str], layout: Callable[[int], PageLayout],
@@ -56,7 +87,7 @@ def find_bullet_toc(page_count: int, text: Callable[[int], str], layout: Callabl
         entries = []
         for p, rows in zip(pages, per_page):
             for ln in rows:
-                title = ln.text.lstrip()[1:].strip()
+                title = ln.text.strip() if _numbered(ln) else ln.text.lstrip()[1:].strip()
                 # "Circles & Ellipses | Spline Curves | Polylines ...": a row of links to a page's parts, not a title.
                 if not title or "|" in title or len(title.split()) > MAX_TITLE_WORDS:
                     continue

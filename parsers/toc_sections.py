@@ -11,8 +11,11 @@ row or a version number ("Release 1.20.1") does not pass. Pure over page texts.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Callable, Sequence
 
+from parsers.layout import PageLayout
+from parsers.numbering import parse_numbering
 from parsers.ranges import Entry
 from parsers.toc import TocEntry, spell_accents
 
@@ -119,3 +122,75 @@ def _listing(lines: list[str], j: int, number: int) -> bool:
         return False
     parts = tuple(int(p) for p in nxt.group("num").split("."))
     return len(parts) == len(here[0]) and parts[:-1] == here[0][:-1] and parts[-1] == here[0][-1] + 1
+
+
+# -- the numbered sections of an unnumbered entry the contents lists alone ---------------------------------------
+
+MAX_UNLISTED_PAGES = 30  # an entry longer than this is no front matter; its pages are not laid out
+MIN_UNLISTED = 2
+MIN_HEAD_STEP = 1.0  # points by which the entry's heading outsizes its pages' body text
+
+
+def unlisted_sections(entries: Sequence[Entry], layout: Callable[[int], PageLayout], page_count: int) -> list[list[Entry]]:
+    """Per entry, the numbered sections headed in the pages of an unnumbered entry the contents lists without children.
+
+    A contents may list a preface by its title alone while the body heads its sections "1 Software feature
+    offerings", "2 Feedback from the users" (DocBook's dblatex: numbered sections in an unnumbered preface, which the
+    author's outline lists). They are taken when the entry's own heading is found on its first page and two or more
+    lines of its pages open with the numbers 1, 2, 3 ... in turn, set at least as large as that heading: a numbered
+    list, a table's rows or a cross-reference is set smaller than a chapter's title, which must itself outsize the
+    pages' body text; a numbered sentence (more words than a title has) ends the search. A number out of turn at that
+    size (a licence's clauses, "0. Definitions." first) leaves the entry alone. A title wrapped to a line or two of
+    the same size is joined."""
+    out: list[list[Entry]] = []
+    for i, e in enumerate(entries):
+        nxt = entries[i + 1] if i + 1 < len(entries) else None
+        end = (nxt.page - 1 if nxt is not None else page_count)
+        if (parse_numbering(e.title) is not None or (nxt is not None and nxt.level > e.level)
+                or not 1 <= e.page <= end or end - e.page + 1 > MAX_UNLISTED_PAGES):
+            out.append([])
+            continue
+        size = _heading_size(layout(e.page), e.title)
+        found: list[Entry] | None = []
+        if size is not None and size >= _body_size([layout(n) for n in range(e.page, end + 1)]) + MIN_HEAD_STEP:
+            for page in range(e.page, end + 1):
+                if found is None:
+                    break
+                lines = [ln for ln in layout(page).lines if ln.text.strip()]
+                for j, ln in enumerate(lines):
+                    num = parse_numbering(ln.text)
+                    if (num is None or num.kind != "decimal" or num.depth != 1 or ln.size < size - 0.5
+                            or not re.search(r"[^\W\d_]{2}", num.rest)):
+                        continue
+                    if num.label != str(len(found) + 1):
+                        found = None  # out of turn ("0. Definitions." of a licence's clauses): no run of sections
+                        break
+                    title = " ".join(ln.text.split())
+                    for more in lines[j + 1:j + 3]:  # a title wrapped to a line or two of its own size
+                        if (abs(more.size - ln.size) > 0.5 or more.font != ln.font or parse_numbering(more.text)
+                                or more.y0 - ln.y1 > ln.size):
+                            break
+                        title, ln = f"{title} {' '.join(more.text.split())}", more
+                    if len(title.split()) > MAX_TITLE_WORDS + 1:
+                        found = None  # a numbered sentence ("1. Use the command set terminal to ..."): a list
+                        break
+                    found.append(Entry(e.level + 1, spell_accents(title), page))
+        out.append(found if found is not None and len(found) >= MIN_UNLISTED else [])
+    return out
+
+
+def _body_size(layouts: Sequence[PageLayout]) -> float:
+    """The size most of the pages' lines are set in."""
+    sizes = Counter(round(ln.size, 1) for lay in layouts for ln in lay.lines if ln.text.strip())
+    return sizes.most_common(1)[0][0] if sizes else 0.0
+
+
+def _heading_size(lay: PageLayout, title: str) -> float | None:
+    """The size of the line that sets ``title`` on its page, None when no line does."""
+    key = _words(title)
+    sizes = [ln.size for ln in lay.lines if key and _words(ln.text) == key]
+    return max(sizes) if sizes else None
+
+
+def _words(text: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", text.casefold()).split())

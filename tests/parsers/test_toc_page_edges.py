@@ -74,6 +74,34 @@ def test_listing_rows_opening_and_closing_pages_stay_entries(tmp_path: Path) -> 
     assert examples == [46, 47]
 
 
+def _one_page_contents(path: Path) -> Path:
+    """Page 3 a one-page contents of 20 rows, every page from 2 on with a running foot "9/9/2013 Widget Reference
+    Page <roman folio>" at 91 % of the page's height (above the 92 % margin band)."""
+    doc = pymupdf.open()
+    doc.new_page(width=W, height=H).insert_text((72, 100), "Widget Reference", fontsize=24)
+    for p in range(2, 30):
+        page = doc.new_page(width=W, height=H)
+        folio = "i ii iii iv v vi vii".split()[p - 1] if p <= 7 else str(p - 7)
+        page.insert_text((50, 722), "9/9/2013", fontsize=9)  # the date left, the title centred, the folio right
+        page.insert_text((260, 722), "Widget Reference", fontsize=9)
+        page.insert_text((540 - pymupdf.get_text_length(f"Page {folio}", fontsize=9), 722), f"Page {folio}", fontsize=9)
+        if p == 3:
+            page.insert_text((72, 90), "Table of Contents", fontname="hebo", fontsize=18)
+            for i in range(20):
+                _row(page, 130 + 20 * i, f"widget call{i}", str(i + 1), x=110)
+        else:
+            page.insert_text((72, 100), "Body text of the reference.", fontsize=10)
+    doc.save(path)
+    return path
+
+
+def test_a_one_page_contents_running_foot_told_by_the_pages_beside_it_is_no_entry(tmp_path: Path) -> None:
+    with PdfSource(_one_page_contents(tmp_path / "o.pdf")) as pdf:
+        toc = find_toc(pdf.page_count, pdf.text, pdf.layout)
+    assert toc.pages == [3]
+    assert [e.title for e in toc.entries] == [f"widget call{i}" for i in range(20)]
+
+
 def _line(text: str, x0: float, y0: float, size: float = 11.4, font: str = "EBGaramond") -> Line:
     return Line(text, x0, y0, 500.0, y0 + size, size, False, font)
 
