@@ -73,7 +73,11 @@ STAGES: dict[str, tuple[str, str]] = {
     # structure 13 (17r): definition-list terms at any text margin, listed terms, fixed-pitch call signatures and their
     # wrapped parameters are no heads; an appendix's bare letter named as its page heads it; a contents link whose
     # destination sits at the foot of its page goes to the next page when only that page prints the title
-    "structure": ("13", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+    # structure 14 (17s): documents set right to left read from the right; a contents printed without page numbers
+    # (numbered rows) read as a contents and never as heads; running heads carrying the folio are no heads and no
+    # evidence of a section's start; a level between chapters and sections; stale contents placed by numbered
+    # heads; a preface's unlisted numbered sections; a one-page contents' running foot
+    "structure": ("14", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
