@@ -856,10 +856,16 @@ def _drop_contents_lines(found: list[Heading]) -> None:
     found[:] = [h for h in found if id(h) not in rows]
 
 
+_ROW_AFTER = re.compile(r"^(?:\d+(?:\.\d+)*\.?(?:\s|$)|\s*$)")  # "1.1 Introduction", a folio "5", nothing
+
+
 def _drop_listed_ahead(found: list[Heading]) -> None:
     """Drop the rows of a contents printed without page numbers (a listing of links, as an HTML book converted to
     PDF prints it): a page holding CONTENTS_ROWS or more numbered heads that are set again, number and title alike,
-    as heads on later pages. The later copies head their sections; the earlier ones only list them."""
+    as heads on later pages. The later copies head their sections; the earlier ones only list them. Most of those
+    rows must be followed by another row (a line opening with a number, or nothing), as a listing's rows are: a
+    page of short numbered sections over their text, set again word for word later (two copies of one letter in a
+    filing's exhibits), is no listing."""
     last: dict[str, int] = {}
     for h in found:
         if h.numbering is not None:
@@ -868,7 +874,9 @@ def _drop_listed_ahead(found: list[Heading]) -> None:
     for h in found:
         if h.numbering is not None and last[h.title.casefold()] > h.page:
             ahead.setdefault(h.page, []).append(id(h))
-    listing = {p for p, ids in ahead.items() if len(ids) >= CONTENTS_ROWS}
+    stacked = Counter(h.page for h in found if id(h) in {i for ids in ahead.values() for i in ids}
+                      and _ROW_AFTER.match(h.after or ""))
+    listing = {p for p, ids in ahead.items() if len(ids) >= CONTENTS_ROWS and 2 * stacked[p] > len(ids)}
     if not listing:
         return
     # The listing goes on over the next pages holding heads while every numbered head on them is listed ahead (a

@@ -83,6 +83,21 @@ def test_a_contents_without_page_numbers_lists_its_sections_but_does_not_head_th
     assert titles == _expected()  # the contents page's own title goes with the title page's lines
 
 
+def test_a_letter_set_twice_keeps_the_heads_of_its_first_copy(tmp_path: Path) -> None:
+    # Two copies of one short letter among a filing's exhibits: its numbered sections, each over its own text, are set
+    # again word for word on later pages; the first copy is no listing of the second.
+    sections = ["Introduction", "Specific amendments", "Effect of the amendments", "Representations"]
+
+    def copy(parts: list[list[str]]) -> list[list[Row]]:
+        return [[row for k, title in enumerate(part) for row in
+                 ((f"{sections.index(title) + 1} {title}", "hebo", 11, 14), *_paragraph(k))] for part in parts]
+
+    pages = copy([sections]) + copy([sections[:2], sections[2:]])
+    titles = _titles(_book(tmp_path / "letters.pdf", pages, right_to_left=False))
+    first = [f"{n} {title}" for n, title in enumerate(sections, start=1)]
+    assert titles == first + first
+
+
 def test_running_heads_carrying_the_page_number_are_not_heads(tmp_path: Path) -> None:
     # LaTeX's book class: the current section in capitals at the body's size and the printed page number (the
     # physical page plus 12: a volume numbered on from the one before), the page's first line, below the top margin.
