@@ -874,8 +874,8 @@ def _drop_listed_ahead(found: list[Heading]) -> None:
     for h in found:
         if h.numbering is not None and last[h.title.casefold()] > h.page:
             ahead.setdefault(h.page, []).append(id(h))
-    stacked = Counter(h.page for h in found if id(h) in {i for ids in ahead.values() for i in ids}
-                      and _ROW_AFTER.match(h.after or ""))
+    listed = {i for ids in ahead.values() for i in ids}
+    stacked = Counter(h.page for h in found if id(h) in listed and _ROW_AFTER.match(h.after or ""))
     listing = {p for p, ids in ahead.items() if len(ids) >= CONTENTS_ROWS and 2 * stacked[p] > len(ids)}
     if not listing:
         return
