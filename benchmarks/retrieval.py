@@ -138,9 +138,9 @@ class FlatBaselines:
         from query.text import BM25, chunk_text, identifiers, qualified_parts, tokenize
 
         pages = doc.pages()
-        self.page_bm25 = BM25([tokenize(p["text"] or "") for p in pages])
-        self.ident_bm25 = BM25([tokenize(p["text"] or "") + qualified_parts(identifiers(p["text"] or ""))
-                                for p in pages])
+        words = [tokenize(p["text"] or "") for p in pages]
+        self.page_bm25 = BM25(words)
+        self.ident_bm25 = BM25([w + qualified_parts(identifiers(p["text"] or "")) for w, p in zip(words, pages)])
         self.chunk_page: list[int] = []
         chunks: list[list[str]] = []
         for p in pages:
