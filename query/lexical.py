@@ -1,8 +1,9 @@
 """The offline lexical navigator: BM25 per page and per node, propagated up the tree, read best-first.
 
 Scores: every page gets BM25 over its text (normalised to the document's best
-page), plus ``heading_weight`` x BM25 over its heading (the page's first
-lines, the finest level of the structure), plus ``title_weight`` x the BM25 of
+page), plus ``heading_weight`` x BM25 over its headings (the page's first
+lines, the finest level of the structure, and the titles of the sections that begin on it, wherever on the page the
+tree says they are printed), plus ``title_weight`` x the BM25 of
 the title and summary of the best-matching section that contains it (the best
 one, not a sum: nesting depth is not relevance; the title's part in full on the page where that section begins,
 where the title is printed, and ``continued_share`` of it on the section's later pages), plus ``cue_weight`` when its
@@ -104,11 +105,12 @@ class LexicalIndex:
         self._own_bm25: BM25 | None = None
         self._ident: _Identifiers | None = None
         running = running_lines(texts)
-        heads = self._heads = [page_heading(t, running) for t in texts]
-        self.head_bm25 = BM25([tokenize(h, normalized=True) for h in heads])
+        heads = [page_heading(t, running) for t in texts]
         # Page-group titles ("Pages 11-20") say nothing about content: only real titles count.
         self.nodes: list[Node] = [n for n in doc.nodes() if n.level > 0 and n.extra.get("kind") not in SYNTHETIC_KINDS
                                   and not _GENERATED_TITLE.match(n.title)]
+        self._heads = page_headings(heads, self.nodes)
+        self.head_bm25 = BM25([tokenize(h, normalized=True) for h in self._heads])
         # The title counts twice: it is the reader's strongest cue, the summary a weaker one.
         self.meta_bm25 = BM25([tokenize(f"{n.title} {n.title} {n.summary}") for n in self.nodes])
         # Nearest real ancestor of each node, and each page's deepest containing nodes (several when
@@ -301,6 +303,22 @@ def page_heading(text: str, running: frozenset[str] = frozenset()) -> str:
     while skip < min(TOP_LINES, len(lines)) and (not lines[skip].strip() or _line_key(lines[skip]) in running):
         skip += 1
     return "\n".join(lines[skip:])[:HEADING_CHARS] if skip else text[:HEADING_CHARS]
+
+
+def page_headings(tops: list[str], nodes: list[Node]) -> list[str]:
+    """Each page's headings: its top (page_heading) and the titles of the sections that begin on it, where the
+    tree says they are printed (a section that begins mid-page, or the second of two on one page, has its title
+    below the top). A title already in the page's top is not added again."""
+    out = list(tops)
+    flat = [" ".join(t.lower().split()) for t in tops]
+    for n in nodes:
+        p = n.start_page - 1
+        if 0 <= p < len(out):
+            title = " ".join(normalize(n.title).lower().split())
+            if title and title not in flat[p]:
+                out[p] += "\n" + title
+                flat[p] += " " + title
+    return out
 
 
 def normalized_texts(doc: Any) -> list[str]:
