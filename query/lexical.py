@@ -177,8 +177,12 @@ class LexicalIndex:
         """{query token: weight}. Tokens that name the document itself (its title, its kind: "the manual",
         "3M", "10-K") picked the document; inside it every page is about them, so they weigh ``name_weight``."""
         weights: dict[str, float] = {}
-        for t in tokenize(question):
-            weights[t] = weights.get(t, 0.0) + (name_weight if t in self.naming else 1.0)
+        tokens = tokenize(question)
+        # A question made only of such words ("Debian package" in a book on Debian packaging) asks about them: they
+        # are then its terms, as document selection keeps them (query.search), instead of leaving nothing to match.
+        naming = self.naming if any(t not in self.naming for t in tokens) else frozenset()
+        for t in tokens:
+            weights[t] = weights.get(t, 0.0) + (name_weight if t in naming else 1.0)
         return {t: w for t, w in weights.items() if w > 0}
 
     @staticmethod

@@ -115,6 +115,19 @@ def test_words_that_name_the_document_do_not_steer_inside_it():
     assert hits[0].pages == [2]
 
 
+def test_a_question_made_only_of_the_documents_name_still_finds_pages():
+    """An index term can repeat the title's words ("Widget manual" in the Widget Manual): those words are then all
+    the question asks, and the page about them is found instead of nothing."""
+    pages = ["Calibration of the widget sensor is done monthly.", "The Widget manual: how this manual is organised.",
+             "Other matters."]
+    tree = Node("0000", "Widget Manual", 0, 1, 3, nodes=[Node("0001", "Calibration", 1, 1, 1),
+                                                       Node("0002", "About", 1, 2, 2), Node("0003", "Other", 1, 3, 3)])
+    doc = FakeDoc(pages, tree, "manual")
+    assert LexicalIndex(doc).query_terms("Widget manual") == {"widget": 1.0, "manual": 1.0}
+    hits, _ = lexical_search(doc, "Widget manual", top_k=1)
+    assert hits and hits[0].pages == [2]
+
+
 def test_a_year_in_the_title_still_steers_inside_the_document():
     """A 10-K's title names its fiscal year; inside it, the pages that print that year's figures answer "FY2022"."""
     pages = ["Revenue for 2021 was 5 million dollars.", "Revenue for 2022 was 7 million dollars.", "Other matters."]
