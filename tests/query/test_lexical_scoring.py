@@ -267,3 +267,29 @@ def test_a_section_title_printed_mid_page_heads_that_page():
     for form in ("loop, while", "Where does the manual explain loop, while?"):
         hits, _ = lexical_search(doc, form, top_k=1)
         assert hits[0].pages[0] == 2, form
+
+
+def test_a_declaration_after_its_type_is_where_a_name_is_defined():
+    """A C-family reference defines a function on a line that opens with its return type ("OM_uint32
+    gss_release_buffer (", "const char * gss_check_version (") while a summary table lists the bare names at the
+    line starts of another page: the page of the declaration is where the name is explained."""
+    from query.text import line_identifiers
+
+    assert line_identifiers("OM_uint32 gss_release_buffer (OM uint32 * minor,\nconst char * gss_check_version (void)\n"
+                            "if (!gss_check_version (NULL))\nint [gss_wrap], page 3, (ctx") == [
+        "om_uint32", "gss_release_buffer", "gss_check_version"]
+    names = ["gss_add_oid_set_member", "gss_release_buffer", "gss_release_name", "gss_indicate_mechs",
+             "gss_release_oid_set", "gss_test_oid_set_member", "gss_create_empty_oid_set", "gss_inquire_names_for_mech"]
+    pages = [
+        "Miscellaneous routines\nThe routines of this chapter:\n" + "\n".join(names),
+        "gss add oid set member\n[Function]\nOM_uint32 gss_add_oid_set_member (OM uint32 * minor_status, const gss OID)\n"
+        "Adds an object identifier to a set.\ngss release buffer\n[Function]\n"
+        "OM_uint32 gss_release_buffer (OM uint32 * minor_status, gss buffer t buffer)\nFrees the storage of a buffer.",
+        "Other functions\nNothing here.",
+    ]
+    root = Node("0000", "GSS", 0, 1, 3, nodes=[Node("0001", "Miscellaneous Routines", 1, 1, 2),
+                                                 Node("0002", "Other", 1, 3, 3)])
+    doc = FakeDoc(pages, root, doc_kind="manual")
+    for form in ("gss_release_buffer", "Where does the manual explain gss_release_buffer?"):
+        hits, _ = lexical_search(doc, form, top_k=1)
+        assert hits[0].pages[0] == 2, form
