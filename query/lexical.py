@@ -1,8 +1,9 @@
 """The offline lexical navigator: BM25 per page and per node, propagated up the tree, read best-first.
 
 Scores: every page gets BM25 over its text (normalised to the document's best
-page), plus ``heading_weight`` x BM25 over its heading (the page's first
-lines, the finest level of the structure), plus ``title_weight`` x the BM25 of
+page), plus ``heading_weight`` x BM25 over its headings (the page's first
+lines, the finest level of the structure, and the titles of the sections that begin on it, wherever on the page the
+tree says they are printed), plus ``title_weight`` x the BM25 of
 the title and summary of the best-matching section that contains it (the best
 one, not a sum: nesting depth is not relevance; the title's part in full on the page where that section begins,
 where the title is printed, and ``continued_share`` of it on the section's later pages), plus ``cue_weight`` when its
@@ -20,6 +21,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections import Counter
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,11 +106,12 @@ class LexicalIndex:
         self._own_bm25: BM25 | None = None
         self._ident: _Identifiers | None = None
         running = running_lines(texts)
-        heads = self._heads = [page_heading(t, running) for t in texts]
-        self.head_bm25 = BM25([tokenize(h, normalized=True) for h in heads])
+        heads = [page_heading(t, running) for t in texts]
         # Page-group titles ("Pages 11-20") say nothing about content: only real titles count.
         self.nodes: list[Node] = [n for n in doc.nodes() if n.level > 0 and n.extra.get("kind") not in SYNTHETIC_KINDS
                                   and not _GENERATED_TITLE.match(n.title)]
+        self._heads = page_headings(heads, self.nodes)
+        self.head_bm25 = BM25([tokenize(h, normalized=True) for h in self._heads])
         # The title counts twice: it is the reader's strongest cue, the summary a weaker one.
         self.meta_bm25 = BM25([tokenize(f"{n.title} {n.title} {n.summary}") for n in self.nodes])
         # Nearest real ancestor of each node, and each page's deepest containing nodes (several when
@@ -132,9 +135,14 @@ class LexicalIndex:
                     on_page.remove(up)
                 on_page.append(i)
         self.single = [d[0] if len(d) == 1 else -1 for d in self.deepest]
+        self.position = {n.node_id: i for i, n in enumerate(self.nodes)}
         # (node, its first page's index): where a section begins, its title is printed and its topic introduced.
         self.begins = [(i, n.start_page - 1) for i, n in enumerate(self.nodes) if 1 <= n.start_page <= self.page_count]
         self.shared = [(p, d) for p, d in enumerate(self.deepest) if len(d) > 1]
+        self.shared_of: dict[int, list[int]] = {}  # node -> the pages it shares with other deepest sections
+        for p, on_page in self.shared:
+            for j in on_page:
+                self.shared_of.setdefault(j, []).append(p)
         self.own_pages: dict[int, list[int]] = {}  # node -> pages no child covers (filled by the descent)
         self.profile = profile_of(doc)
         self.naming = naming_of(doc)
@@ -175,8 +183,12 @@ class LexicalIndex:
         """{query token: weight}. Tokens that name the document itself (its title, its kind: "the manual",
         "3M", "10-K") picked the document; inside it every page is about them, so they weigh ``name_weight``."""
         weights: dict[str, float] = {}
-        for t in tokenize(question):
-            weights[t] = weights.get(t, 0.0) + (name_weight if t in self.naming else 1.0)
+        tokens = tokenize(question)
+        # A question made only of such words ("Debian package" in a book on Debian packaging) asks about them: they
+        # are then its terms, as document selection keeps them (query.search), instead of leaving nothing to match.
+        naming = self.naming if any(t not in self.naming for t in tokens) else frozenset()
+        for t in tokens:
+            weights[t] = weights.get(t, 0.0) + (name_weight if t in naming else 1.0)
         return {t: w for t, w in weights.items() if w > 0}
 
     @staticmethod
@@ -210,7 +222,7 @@ class LexicalIndex:
         meta_raw = self._normalise(plus(self.meta_bm25.scores(q), ident and ident.meta))
         own_raw = self._normalise(plus(self.own_bm25.scores(q), ident and ident.own)) if section_weight \
             else [0.0] * len(self.nodes)
-        meta = {n.node_id: meta_raw[i] for i, n in enumerate(self.nodes)}
+        meta = _TitleMatch(self.position, meta_raw)
         # The filing profile (query.cues) only for documents indexed as filings: never for manuals.
         filing = self.profile == "filing" and cue_weight
         wanted = asked_statements(question) if filing else set()
@@ -240,8 +252,14 @@ class LexicalIndex:
                     best_c[i] = best_c[up]
         padded = best_t + [0.0]  # index -1: a page under no real section
         bonus = [padded[j] for j in self.single]
-        for p, on_page in self.shared:
-            bonus[p] = max(best_t[j] for j in on_page)
+        # A page several deepest sections share takes the best of theirs: only sections with evidence can raise it
+        # from 0 (most sections match none of a question's words), so only their shared pages are visited.
+        shared_of = self.shared_of
+        for j, v in enumerate(best_t):
+            if v and j in shared_of:
+                for p in shared_of[j]:
+                    if v > bonus[p]:
+                        bonus[p] = v
         if continued_share != 1.0:
             for i, p in self.begins:
                 if own_t[i] > bonus[p]:
@@ -268,6 +286,23 @@ class LexicalIndex:
                 if wanted & kinds:
                     bonus[i] += weight
         return [s + b for s, b in zip(pages, bonus)], meta
+
+
+class _TitleMatch(Mapping[str, float]):
+    """{node_id: normalised title/summary BM25} of one question, read only for the sections the descent opens
+    (a dict of every node per search took longer than the rest of the scoring on a 1,000-node manual)."""
+
+    def __init__(self, position: dict[str, int], scores: list[float]):
+        self._position, self._scores = position, scores
+
+    def __getitem__(self, node_id: str) -> float:
+        return self._scores[self._position[node_id]]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._position)
+
+    def __len__(self) -> int:
+        return len(self._position)
 
 
 @dataclass
@@ -301,6 +336,22 @@ def page_heading(text: str, running: frozenset[str] = frozenset()) -> str:
     while skip < min(TOP_LINES, len(lines)) and (not lines[skip].strip() or _line_key(lines[skip]) in running):
         skip += 1
     return "\n".join(lines[skip:])[:HEADING_CHARS] if skip else text[:HEADING_CHARS]
+
+
+def page_headings(tops: list[str], nodes: list[Node]) -> list[str]:
+    """Each page's headings: its top (page_heading) and the titles of the sections that begin on it, where the
+    tree says they are printed (a section that begins mid-page, or the second of two on one page, has its title
+    below the top). A title already in the page's top is not added again."""
+    out = list(tops)
+    flat = [" ".join(t.lower().split()) for t in tops]
+    for n in nodes:
+        p = n.start_page - 1
+        if 0 <= p < len(out):
+            title = " ".join(normalize(n.title).lower().split())
+            if title and title not in flat[p]:
+                out[p] += "\n" + title
+                flat[p] += " " + title
+    return out
 
 
 def normalized_texts(doc: Any) -> list[str]:

@@ -20,11 +20,11 @@ def snippet(text: str, question: str, max_chars: int = SNIPPET_CHARS, *, normali
     """The ``max_chars`` of ``text`` around the window with the most distinct query terms ('' for empty text).
 
     Query stems are found with one regex over the page (C speed): a search returns ten snippets per call."""
-    flat = " ".join((text if normalized else normalize(text or "")).split())
+    flat, lower = _flattened(text if normalized else normalize(text or ""))
     if not flat:
         return ""
     rx = _matcher(question)
-    found = [(m.start(), m.group(0)) for m in rx.finditer(flat.lower())] if rx is not None else []
+    found = [(m.start(), m.group(0)) for m in rx.finditer(lower)] if rx is not None else []
     start = 0
     if found:
         reach = max_chars * 3 // 5  # a window of terms that fits in the snippet with some context
@@ -44,6 +44,14 @@ def snippet(text: str, question: str, max_chars: int = SNIPPET_CHARS, *, normali
         cut = piece.rfind(" ")
         piece = (piece[:cut] if cut > max_chars // 2 else piece) + " …"
     return ("… " if start else "") + piece
+
+
+@functools.lru_cache(maxsize=4096)
+def _flattened(text: str) -> tuple[str, str]:
+    """The text on one line, as printed and lower-cased: a page is read again by every search that hits it (a
+    str caches its hash, so looking up a stored page costs nothing)."""
+    flat = " ".join(text.split())
+    return flat, flat.lower()
 
 
 @functools.lru_cache(maxsize=256)

@@ -28,6 +28,9 @@ _IDENT = re.compile(rf"(?<![\w$-])(?:{_IDENT_PATTERN})")
 # An identifier that opens a line, after at most a bullet, parenthesis or quote: where a name is defined (a heading,
 # a definition line "OCTAL_ZEROES <S>", "m4_append_uniq_w (macro-name, strings)", a table's first column).
 _LINE_IDENT = re.compile(rf"^[ \t\u2022\u00b7*(\[\u2018'\"]*({_IDENT_PATTERN})", re.MULTILINE)
+# A declaration: a name after the words of its type or kind and before its parameters' parenthesis, opening a line
+# ("OM_uint32 gss_release_buffer (", "const char * gss_check_version (", "void _fmpq_set_si(", "procedure Put_Line (").
+_DECLARED = re.compile(rf"^[ \t]*(?:[^\W\d][\w]*[ \t]*\**[ \t]+\**){{1,3}}({_IDENT_PATTERN})[ \t]*\(", re.MULTILINE)
 
 # The Snowball project's English stop word list (snowballstem.org/algorithms/english/stop.txt), without
 # its contractions (the tokenizer splits them): a standard list, fitted to no question set. Question
@@ -77,8 +80,10 @@ def identifiers(text: str, *, normalized: bool = False) -> list[str]:
 
 
 def line_identifiers(text: str, *, normalized: bool = False) -> list[str]:
-    """The identifiers (:func:`identifiers`) that open a line of the text: where a name is defined, not used."""
-    return _LINE_IDENT.findall((text if normalized else normalize(text)).lower())
+    """The identifiers (:func:`identifiers`) that open a line of the text, or that a declaration on a line of its own
+    names after its type (``int config_lookup_int64 (``): where a name is defined, not used."""
+    lower = (text if normalized else normalize(text)).lower()
+    return _LINE_IDENT.findall(lower) + _DECLARED.findall(lower)
 
 
 _QUALIFIER = re.compile(r"::|[.:/]")

@@ -71,7 +71,9 @@ def test_a_statement_cue_counts_once_however_deeply_the_statement_is_nested():
     outer = Node("0002", "Consolidated Balance Sheets", 1, 2, 2, nodes=[inner])
     single = Node("0001", "Consolidated Balance Sheet", 1, 1, 1)
     doc = FakeDoc(pages, Node("0000", "Report", 0, 1, 2, nodes=[single, outer]))
-    scores, _ = LexicalIndex(doc).score("What were total liabilities on the balance sheet?", title_weight=0.0)
+    # Titles also head the pages they begin on (the heading channel): set it aside to compare the cues alone.
+    scores, _ = LexicalIndex(doc).score("What were total liabilities on the balance sheet?", title_weight=0.0,
+                                        heading_weight=0.0)
     assert scores[0] == scores[1] > 0
 
 
@@ -111,6 +113,19 @@ def test_words_that_name_the_document_do_not_steer_inside_it():
     assert LexicalIndex(doc).query_terms(question, name_weight=0.0) == {"explain": 1.0, "sensor": 1.0, "calibration": 1.0}
     hits, _ = lexical_search(doc, question, top_k=1, name_weight=0.0)
     assert hits[0].pages == [2]
+
+
+def test_a_question_made_only_of_the_documents_name_still_finds_pages():
+    """An index term can repeat the title's words ("Widget manual" in the Widget Manual): those words are then all
+    the question asks, and the page about them is found instead of nothing."""
+    pages = ["Calibration of the widget sensor is done monthly.", "The Widget manual: how this manual is organised.",
+             "Other matters."]
+    tree = Node("0000", "Widget Manual", 0, 1, 3, nodes=[Node("0001", "Calibration", 1, 1, 1),
+                                                       Node("0002", "About", 1, 2, 2), Node("0003", "Other", 1, 3, 3)])
+    doc = FakeDoc(pages, tree, "manual")
+    assert LexicalIndex(doc).query_terms("Widget manual") == {"widget": 1.0, "manual": 1.0}
+    hits, _ = lexical_search(doc, "Widget manual", top_k=1)
+    assert hits and hits[0].pages == [2]
 
 
 def test_a_year_in_the_title_still_steers_inside_the_document():
@@ -222,3 +237,59 @@ def test_a_qualified_name_is_found_by_its_unqualified_form():
     assert hits[0].pages == [2]
     words, _ = lexical_search(doc, "from_place", top_k=1, ident_weight=0.0)
     assert words[0].pages == [3]  # by its words alone, the page that repeats "place"
+
+
+def _section_begins_mid_page() -> FakeDoc:
+    """A tutorial whose "For and While Loops" section begins low on page 2, under the end of the "Ranges" section,
+    and goes on over page 3, which prints the loops' words more often but only continues the section."""
+    ranges_end = "A range is a list of consecutive integers, written with two dots between its first and last element. " * 2
+    pages = [
+        "Ranges\nLists of integers can be stored compactly as ranges; the system converts them when it can.",
+        ranges_end + "\nFor and While Loops\nA for loop runs its statements once for every element of a list.",
+        "The while loop runs its statements as long as its condition holds, and stops when the condition fails.",
+        "Functions\nA function is written with the keyword function and ends with end.",
+    ]
+    ranges = Node("0001", "Ranges", 1, 1, 2)
+    loops = Node("0002", "For and While Loops", 1, 2, 3)
+    functions = Node("0003", "Functions", 1, 4, 4)
+    return FakeDoc(pages, Node("0000", "Tutorial", 0, 1, 4, nodes=[ranges, loops, functions]), doc_kind="manual")
+
+
+def test_a_section_title_printed_mid_page_heads_that_page():
+    """The tree says where a section's title is printed: on the page where it begins, though below that page's top
+    (which continues the section before). An index term that is the title finds that page, not the next one."""
+    from query.lexical import page_headings
+
+    doc = _section_begins_mid_page()
+    idx = LexicalIndex(doc)
+    assert "for and while loops" in idx._heads[1]
+    assert page_headings(["Ranges\nLists of integers"], [Node("0001", "Ranges", 1, 1, 2)]) == ["Ranges\nLists of integers"]
+    for form in ("loop, while", "Where does the manual explain loop, while?"):
+        hits, _ = lexical_search(doc, form, top_k=1)
+        assert hits[0].pages[0] == 2, form
+
+
+def test_a_declaration_after_its_type_is_where_a_name_is_defined():
+    """A C-family reference defines a function on a line that opens with its return type ("OM_uint32
+    gss_release_buffer (", "const char * gss_check_version (") while a summary table lists the bare names at the
+    line starts of another page: the page of the declaration is where the name is explained."""
+    from query.text import line_identifiers
+
+    assert line_identifiers("OM_uint32 gss_release_buffer (OM uint32 * minor,\nconst char * gss_check_version (void)\n"
+                            "if (!gss_check_version (NULL))\nint [gss_wrap], page 3, (ctx") == [
+        "om_uint32", "gss_release_buffer", "gss_check_version"]
+    names = ["gss_add_oid_set_member", "gss_release_buffer", "gss_release_name", "gss_indicate_mechs",
+             "gss_release_oid_set", "gss_test_oid_set_member", "gss_create_empty_oid_set", "gss_inquire_names_for_mech"]
+    pages = [
+        "Miscellaneous routines\nThe routines of this chapter:\n" + "\n".join(names),
+        "gss add oid set member\n[Function]\nOM_uint32 gss_add_oid_set_member (OM uint32 * minor_status, const gss OID)\n"
+        "Adds an object identifier to a set.\ngss release buffer\n[Function]\n"
+        "OM_uint32 gss_release_buffer (OM uint32 * minor_status, gss buffer t buffer)\nFrees the storage of a buffer.",
+        "Other functions\nNothing here.",
+    ]
+    root = Node("0000", "GSS", 0, 1, 3, nodes=[Node("0001", "Miscellaneous Routines", 1, 1, 2),
+                                                 Node("0002", "Other", 1, 3, 3)])
+    doc = FakeDoc(pages, root, doc_kind="manual")
+    for form in ("gss_release_buffer", "Where does the manual explain gss_release_buffer?"):
+        hits, _ = lexical_search(doc, form, top_k=1)
+        assert hits[0].pages[0] == 2, form
