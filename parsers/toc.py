@@ -654,6 +654,17 @@ def body_after_listing(raws: list[_Raw]) -> set[int]:
     return {id(r) for r in below} if prose else set()
 
 
+def _prose_before_listing(raws: list[_Raw]) -> bool:
+    """A page whose rows with page numbers come below prose (an unnumbered line of 60 characters or more): the end
+    of a preface, then a list of its own ("Examples", "1. First Example 29 6. Evaluation Toggle 33"). Set after the
+    contents under the same running head, it is no part of the contents when its page numbers start over."""
+    paged = [r.line.y0 for r in raws if r.parsed.page is not None]
+    if not paged:
+        return False
+    return any(r.parsed.page is None and r.line.y1 < min(paged) and len(r.parsed.title) >= 60
+               and parse_numbering(r.parsed.title) is None for r in raws)
+
+
 def page_is_toc(raws: list[_Raw], line_count: int) -> bool:
     """Enough of the page is TOC entries with page numbers to trust it, listed in page order."""
     numbered = sum(1 for r in raws if r.parsed.page is not None)
@@ -778,7 +789,7 @@ def find_toc(
         read = read_page_entries(lay, keys, first=heading, lines=lines, running=running)
         body_on_last_page = bool(body_after_listing(read))
         page_raws = credible_entries(read)
-        if heading and blocks and blocks[-1] and _restarts(blocks[-1], page_raws):
+        if blocks and blocks[-1] and (heading or _prose_before_listing(read)) and _restarts(blocks[-1], page_raws):
             # A new contents listing starts (e.g. "Short Contents" then "Table of Contents"):
             # keep the longer one, since the full listing repeats the short one. A "Contents" running
             # header over a listing that goes on where the last page stopped is the same listing.
