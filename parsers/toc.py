@@ -784,7 +784,8 @@ def find_toc(
         reading[0] = reading[0][late - 1:]
     blocks: list[list[_Raw]] = []
     body_on_last_page = False
-    for lay, lines in zip(layouts, reading):
+    after_prose = None  # the index in ``pages`` of the page whose list, below prose, started the last block
+    for k, (lay, lines) in enumerate(zip(layouts, reading)):
         heading = any(_HEADING_RE.match(ln.text) for ln in lines[:8])
         read = read_page_entries(lay, keys, first=heading, lines=lines, running=running)
         body_on_last_page = bool(body_after_listing(read))
@@ -794,10 +795,16 @@ def find_toc(
             # keep the longer one, since the full listing repeats the short one. A "Contents" running
             # header over a listing that goes on where the last page stopped is the same listing.
             blocks.append([])
+            after_prose = None if heading else k
         elif not blocks:
             blocks.append([])
         blocks[-1].extend(page_raws)
-    raws = _without_continued_heads(max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None)))
+    kept = max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None))
+    if after_prose is not None and kept is not blocks[-1]:
+        # The list below prose and the pages after it are the body's (a preface's end), not the contents'.
+        pages, layouts = pages[:after_prose], layouts[:after_prose]
+        body_on_last_page = False
+    raws = _without_continued_heads(kept)
     entries = unglue_chapter_numbers([to_entry(r, layouts) for r in raws])
     _mark_anchors_at_foot(entries, page_count, text, layout)
     _align_page_indents(entries, raws)

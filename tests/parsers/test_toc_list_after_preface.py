@@ -66,3 +66,4 @@ def test_a_list_below_prose_whose_numbers_start_over_is_not_read_into_the_conten
     assert len(titles) == 7 * 4
     assert not any("Example" in t or "Quitting" in t for t in titles)
     assert toc.entries[-1].title == "7.3 Section 3 of chapter 7"
+    assert toc.pages == [1]  # the page the preface ends on is the body's
