@@ -654,6 +654,17 @@ def body_after_listing(raws: list[_Raw]) -> set[int]:
     return {id(r) for r in below} if prose else set()
 
 
+def _prose_before_listing(raws: list[_Raw]) -> bool:
+    """A page whose rows with page numbers come below prose (an unnumbered line of 60 characters or more): the end
+    of a preface, then a list of its own ("Examples", "1. First Example 29 6. Evaluation Toggle 33"). Set after the
+    contents under the same running head, it is no part of the contents when its page numbers start over."""
+    paged = [r.line.y0 for r in raws if r.parsed.page is not None]
+    if not paged:
+        return False
+    return any(r.parsed.page is None and r.line.y1 < min(paged) and len(r.parsed.title) >= 60
+               and parse_numbering(r.parsed.title) is None for r in raws)
+
+
 def page_is_toc(raws: list[_Raw], line_count: int) -> bool:
     """Enough of the page is TOC entries with page numbers to trust it, listed in page order."""
     numbered = sum(1 for r in raws if r.parsed.page is not None)
@@ -773,20 +784,27 @@ def find_toc(
         reading[0] = reading[0][late - 1:]
     blocks: list[list[_Raw]] = []
     body_on_last_page = False
-    for lay, lines in zip(layouts, reading):
+    after_prose = None  # the index in ``pages`` of the page whose list, below prose, started the last block
+    for k, (lay, lines) in enumerate(zip(layouts, reading)):
         heading = any(_HEADING_RE.match(ln.text) for ln in lines[:8])
         read = read_page_entries(lay, keys, first=heading, lines=lines, running=running)
         body_on_last_page = bool(body_after_listing(read))
         page_raws = credible_entries(read)
-        if heading and blocks and blocks[-1] and _restarts(blocks[-1], page_raws):
+        if blocks and blocks[-1] and (heading or _prose_before_listing(read)) and _restarts(blocks[-1], page_raws):
             # A new contents listing starts (e.g. "Short Contents" then "Table of Contents"):
             # keep the longer one, since the full listing repeats the short one. A "Contents" running
             # header over a listing that goes on where the last page stopped is the same listing.
             blocks.append([])
+            after_prose = None if heading else k
         elif not blocks:
             blocks.append([])
         blocks[-1].extend(page_raws)
-    raws = _without_continued_heads(max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None)))
+    kept = max(blocks, key=lambda b: sum(1 for r in b if r.parsed.page is not None))
+    if after_prose is not None and kept is not blocks[-1]:
+        # The list below prose and the pages after it are the body's (a preface's end), not the contents'.
+        pages, layouts = pages[:after_prose], layouts[:after_prose]
+        body_on_last_page = False
+    raws = _without_continued_heads(kept)
     entries = unglue_chapter_numbers([to_entry(r, layouts) for r in raws])
     _mark_anchors_at_foot(entries, page_count, text, layout)
     _align_page_indents(entries, raws)
