@@ -1065,10 +1065,17 @@ def _drop_list_items(found: list[Heading], decimal: list[Heading]) -> list[Headi
     sections without a trailing dot ("2.1 The Debian Free Software Guidelines")."""
     plain = [h for h in decimal if not _DOTTED.match(h.title)]
     dotted = [h for h in decimal if _DOTTED.match(h.title)]
+    items: set[int] = set()
     if len(plain) < MIN_NUMBERED or len(plain) <= len(dotted):
-        return found
-    smallest = min((h.size for h in plain if h.numbering.depth <= 2), default=0.0)  # type: ignore[union-attr]
-    items = {id(h) for h in dotted if h.numbering.depth == 1 and h.size < smallest - SIZE_JITTER}  # type: ignore[union-attr]
+        # A document numbering its sections with a trailing dot too ("2.1.", "3.4.13.": DocBook's), its chapters
+        # labelled ("Chapter 3."): its sections are its numbering, and a licence's clauses after them are a list.
+        plain = [h for h in decimal if h.numbering.depth >= 2 and h.numbering.kind == "decimal"]  # type: ignore[union-attr]
+        dotted = [h for h in decimal if h.numbering.depth == 1 and h.numbering.kind == "decimal"]  # type: ignore[union-attr]
+        if len(plain) < MIN_NUMBERED:
+            return found
+    else:
+        smallest = min((h.size for h in plain if h.numbering.depth <= 2), default=0.0)  # type: ignore[union-attr]
+        items = {id(h) for h in dotted if h.numbering.depth == 1 and h.size < smallest - SIZE_JITTER}  # type: ignore[union-attr]
     # An appended text's own numbered clauses after the document's last numbered section ("0. Definitions.",
     # "1. Source Code." of a licence printed as an appendix), counting from 0 or 1 again: a list of the appendix,
     # not chapters beside the book's.

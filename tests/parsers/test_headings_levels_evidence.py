@@ -112,3 +112,39 @@ def test_lower_case_names_opening_page_after_page_at_one_height_are_the_referenc
     # style otherwise; here two are, and the names open their pages, one to a page, at one height.
     for name in ("db close", "db count", "db cursor", "db put", "db sync"):
         assert name in got, got
+
+
+def _docbook(path: Path) -> Path:
+    """A DocBook guide: chapters labelled "Chapter N.", sections numbered with a trailing dot ("2.1.", "2.1.1."),
+    then a licence printed as an appendix, its clauses numbered from 0 again ("0. PREAMBLE", "1. APPLICABILITY")."""
+    doc = pymupdf.open()
+    for c in (1, 2, 3):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 100), f"Chapter {c}. Topic {c}", fontname="hebo", fontsize=20)
+        y = _text(page, 140)
+        for s in (1, 2):
+            page.insert_text((72, y), f"{c}.{s}. Section {s} of topic {c}", fontname="hebo", fontsize=14)
+            y = _text(page, y + 24)
+            page.insert_text((72, y), f"{c}.{s}.1. A detail of section {s}", fontname="hebo", fontsize=12)
+            y = _text(page, y + 20, 3)
+    for sheet in range(2):
+        page = doc.new_page(width=612, height=792)
+        y = 100.0
+        if sheet == 0:
+            page.insert_text((72, y), "Appendix A. GNU Free Documentation License", fontname="hebo", fontsize=20)
+            y = _text(page, 140, 2)
+        for n in range(3 * sheet, 3 * sheet + 3):
+            page.insert_text((72, y), f"{n}. CLAUSE NUMBER {n}", fontname="hebo", fontsize=14)
+            y = _text(page, y + 22, 5)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_a_licences_clauses_after_a_dotted_numbering_are_its_list_not_chapters(tmp_path: Path) -> None:
+    got = [t for _, t, _ in _entries(_docbook(tmp_path / "docbook.pdf"))]
+    # The document numbers its sections "2.1." (a trailing dot, as the clauses do) and labels its chapters: the
+    # clauses counting from 0 again after its last section are the licence's list.
+    assert "Appendix A. GNU Free Documentation License" in got and "3.2. Section 2 of topic 3" in got, got
+    assert not any(t.startswith(("0. CLAUSE", "1. CLAUSE", "4. CLAUSE")) for t in got), got
+
