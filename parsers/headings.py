@@ -626,7 +626,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 # ending in ":" was broken by hand and goes on.)
                 and (not _numbered(prev.title) or head_width >= 0.55 * text_width or prev.title.endswith(":"))
             ):
-                if _IDENTIFIER.match(prev.title):
+                if _IDENTIFIER.match(prev.title) or _name_over_line(prev.title, prev_line, ln, text):
                     # A name is one word, which wraps onto no second line: the line under it in its style says what
                     # the named function does ("astActiveObjects" over "Return pointers for all active Objects").
                     prev.after = prev.after or text
@@ -685,6 +685,20 @@ def _page_opening_styles(found: list[Heading]) -> set[tuple]:
 # A manual page's header line as groff's man macros set it: "ls(1) User Commands ls(1)", the page's name and section
 # at both ends.
 _MAN_HEADER = re.compile(r"^(?P<name>[\w.+:@-]+\(\d[\w]{0,4}\))\s+\S.*\s(?P=name)$")
+
+
+def _name_over_line(title: str, first: Line, ln: Line, text: str) -> bool:
+    """A one-word head over a longer line in its style that is no second line of it: a line breaks where its next
+    word does not fit, and the first word of the line under it would have fitted beside the one word ("Adaptive"
+    over "Should the area adapt to changes in the coordinate system?": an attribute's name over what it is)."""
+    words = text.split()
+    if len(title.split()) != 1 or len(words) < MIN_LINE_WORDS or not _LETTERS.search(title):
+        return False
+    width, under = first.x1 - first.x0, ln.x1 - ln.x0
+    return under > width + under * (len(words[0]) + 1) / max(len(text), 1)
+
+
+MIN_LINE_WORDS = 3  # words of the line under a one-word head before it reads as a sentence, not the head's tail
 
 
 def _unit_title(lay: PageLayout) -> Heading | None:

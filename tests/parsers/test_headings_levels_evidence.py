@@ -148,3 +148,32 @@ def test_a_licences_clauses_after_a_dotted_numbering_are_its_list_not_chapters(t
     assert "Appendix A. GNU Free Documentation License" in got and "3.2. Section 2 of topic 3" in got, got
     assert not any(t.startswith(("0. CLAUSE", "1. CLAUSE", "4. CLAUSE")) for t in got), got
 
+
+def _attributes(path: Path) -> Path:
+    """A reference of attributes, one to a page: each name centred in bold ("Adaptive"), right under it in its
+    style what the attribute is ("Should the area adapt to changes in the coordinate system?"), then the text."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 100), "Attribute Descriptions", fontname="hebo", fontsize=20)
+    _text(page, 140)
+    entries = [("Adaptive", "Should the area adapt to changes in the coordinate system?"),
+               ("AlignOffset", "Align frames using the offset coordinate system?"),
+               ("Closed", "Should the boundary be considered to be inside the region?"),
+               ("Digits", "Number of digits of precision to use when formatting values"),
+               ("Epoch", "The epoch of the observation that the coordinates refer to")]
+    for name, what in entries:
+        page = doc.new_page(width=612, height=792)
+        for text, y in ((name, 121), (what, 139)):
+            width = pymupdf.get_text_length(text, fontname="tibo", fontsize=14.3)
+            page.insert_text(((612 - width) / 2, y), text, fontname="tibo", fontsize=14.3)
+        _text(page, 190, 8)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_a_one_word_name_over_a_longer_line_in_its_style_is_the_whole_head(tmp_path: Path) -> None:
+    got = [t for _, t, _ in _entries(_attributes(tmp_path / "attributes.pdf"))]
+    # "Should" would have fitted beside "Adaptive": the line under it is no second line of the head but what the
+    # attribute is, as the outline names the entry by the attribute alone.
+    assert got[-5:] == ["Adaptive", "AlignOffset", "Closed", "Digits", "Epoch"], got
