@@ -636,7 +636,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 prev_line = ln
                 head_width = max(head_width, ln.x1 - ln.x0)
                 continue
-            # The title a chapter's label ("CHAPTER" / "ONE", "Chapter 3") stands over, whatever it ends in.
+            # The title label-only lines ("CHAPTER" / "ONE") stand over: a chapter's, whatever it ends in ("START HERE:").
             labelled = word_label_y is not None and ln.y0 - word_label_y < 6 * max(ln.y1 - ln.y0, 1.0)
             word_label_y = None
             h = Heading(lay.number, text, round(ln.size, 1), _bold(ln), ln.y0, numbering=parse_numbering(text),
@@ -1314,7 +1314,7 @@ def _smaller_than_deeper(found: list[Heading]) -> dict[int, int]:
     document sets the heads numbered deeper in ("A) Only to the log file:" or "Q. How should ... be cited?" at the
     body's size, in a document whose "1.8.3" heads are set larger). A document sets its sections' heads no larger
     than its chapters'; such a number is a list's or a question's, and the head is placed by its style, under the
-    section it is in, not above it: one level below the deepest numbered heads set larger (by identity)."""
+    section it is in, not above it: by identity, one level below the deepest numbered heads set larger."""
     sizes: dict[int, Counter] = {}
     for h in found:
         if h.numbering is not None and h.numbering.kind in ("decimal", "letter") and not h.unit:
