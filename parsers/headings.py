@@ -692,8 +692,8 @@ def _name_over_line(title: str, first: Line, ln: Line, text: str) -> bool:
     word does not fit, and the first word of the line under it would have fitted beside the one word ("Adaptive"
     over "Should the area adapt to changes in the coordinate system?": an attribute's name over what it is)."""
     words = text.split()
-    if len(title.split()) != 1 or len(words) < MIN_LINE_WORDS or not _LETTERS.search(title):
-        return False
+    if len(title.split()) != 1 or len(words) < MIN_LINE_WORDS or not _LETTERS.search(title) or not text[:1].isalnum():
+        return False  # a bracket goes on with the head: "Controller" over "(Principal Accounting Officer)"
     width, under = first.x1 - first.x0, ln.x1 - ln.x0
     return under > width + under * (len(words[0]) + 1) / max(len(text), 1)
 

@@ -160,7 +160,8 @@ def _attributes(path: Path) -> Path:
                ("AlignOffset", "Align frames using the offset coordinate system?"),
                ("Closed", "Should the boundary be considered to be inside the region?"),
                ("Digits", "Number of digits of precision to use when formatting values"),
-               ("Epoch", "The epoch of the observation that the coordinates refer to")]
+               ("Epoch", "The epoch of the observation that the coordinates refer to"),
+               ("Controller", "(Principal Accounting Officer of the Company)")]
     for name, what in entries:
         page = doc.new_page(width=612, height=792)
         for text, y in ((name, 121), (what, 139)):
@@ -176,4 +177,6 @@ def test_a_one_word_name_over_a_longer_line_in_its_style_is_the_whole_head(tmp_p
     got = [t for _, t, _ in _entries(_attributes(tmp_path / "attributes.pdf"))]
     # "Should" would have fitted beside "Adaptive": the line under it is no second line of the head but what the
     # attribute is, as the outline names the entry by the attribute alone.
-    assert got[-5:] == ["Adaptive", "AlignOffset", "Closed", "Digits", "Epoch"], got
+    # A line opening with a bracket goes on with the head ("Controller" over "(Principal Accounting Officer ...)").
+    assert got[-6:] == ["Adaptive", "AlignOffset", "Closed", "Digits", "Epoch",
+                        "Controller (Principal Accounting Officer of the Company)"], got
