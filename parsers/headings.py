@@ -59,6 +59,8 @@ class Heading:
     after: str = ""  # the first line of text under the head
     recurs: bool = False  # a section recurring under every entry of a series ("Name", "Synopsis"): _drop_repeats
     styled: bool = False  # a head only by its style ("Viewing the data.", "w1retap dependencies"): _styled_head
+    labelled: bool = False  # set right under a chapter's label ("CHAPTER" / "ONE" over "START HERE:"): a chapter's title
+    opens_page: bool = False  # the first line of its page's text, at most a running head above it: _page_opening_styles
 
 
 def body_size(layouts: Sequence[PageLayout]) -> float:
@@ -512,11 +514,15 @@ def _read_right_to_left(lay: PageLayout) -> PageLayout:
     return dc_replace(lay, lines=lines)
 
 
-def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, strong_only: bool = False) -> list[Heading]:
+def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, strong_only: bool = False,
+                    whole: bool = False) -> list[Heading]:
     """Headings in reading order over the given pages, with levels.
 
     ``strong_only`` keeps only headings set larger than the body or numbered (used when
-    splitting a section, where bold run-in labels would add noise rather than structure).
+    splitting a section, where bold run-in labels would add noise rather than structure). ``whole``: the pages
+    are the whole document, whose page-opening heads (``_page_opening_styles``) are its entries; inside one long
+    section (a leaf being split) a run of them is that section's own list (an API appendix's functions, one to a
+    page), which the outline leaves to the section.
     """
     if body is None:
         body = body_size(layouts)
@@ -547,6 +553,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
         prev_line: Line | None = None
         head_width = 0.0
         label, label_y = "", 0.0
+        word_label_y: float | None = None  # the foot of a label-only line ("CHAPTER", "ONE") just above
         last_y1: float | None = None
         # The text block's width, not the paper's: a chapter title wrapped inside wide margins ran out of room.
         text_width = (max(ln.x1 for ln in lay.lines) - min(ln.x0 for ln in lay.lines)) if lay.lines else lay.width
@@ -602,6 +609,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             if _LABEL_ONLY.match(text) and ln.size < 30:
                 # "CHAPTER" / "ONE" above the real title: a label, not the title.
                 prev, prev_line = None, None
+                word_label_y = ln.y1
                 continue
             if label and ln.y0 - label_y < 6 * max(ln.y1 - ln.y0, 1.0) and parse_numbering(text) is None:
                 # As the contents and the bookmarks print it: "VII Utilities", "3 Preface".
@@ -618,7 +626,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 # ending in ":" was broken by hand and goes on.)
                 and (not _numbered(prev.title) or head_width >= 0.55 * text_width or prev.title.endswith(":"))
             ):
-                if _IDENTIFIER.match(prev.title):
+                if _IDENTIFIER.match(prev.title) or _name_over_line(prev.title, prev_line, ln, text):
                     # A name is one word, which wraps onto no second line: the line under it in its style says what
                     # the named function does ("astActiveObjects" over "Return pointers for all active Objects").
                     prev.after = prev.after or text
@@ -628,15 +636,20 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 prev_line = ln
                 head_width = max(head_width, ln.x1 - ln.x0)
                 continue
+            # The title label-only lines ("CHAPTER" / "ONE") stand over: a chapter's, whatever it ends in ("START HERE:").
+            labelled = word_label_y is not None and ln.y0 - word_label_y < 6 * max(ln.y1 - ln.y0, 1.0)
+            word_label_y = None
             h = Heading(lay.number, text, round(ln.size, 1), _bold(ln), ln.y0, numbering=parse_numbering(text),
-                        styled=not strong_only and _styled_head(text, ln))
+                        styled=not strong_only and _styled_head(text, ln), labelled=labelled, opens_page=i <= 1)
             found.append(h)
             prev, prev_line = h, ln
             head_width = ln.x1 - ln.x0
     found = [h for h in found if parse_page_number(h.title) is None]
     # A head by its style only ("Viewing the data.") where the document sets other heads that way.
     styles = Counter((h.size, h.bold) for h in found if not h.styled and not h.unit)
-    found = [h for h in found if not h.styled or styles[(h.size, h.bold)] >= STYLED_SHARE]
+    opening = _page_opening_styles(found) if whole else set()
+    found = [h for h in found if not h.styled or styles[(h.size, h.bold)] >= STYLED_SHARE
+             or (h.size, h.bold) in opening and h.opens_page]
     if top_styles:
         _name_by_files(found)
     _drop_contents_lines(found)
@@ -649,9 +662,43 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
     return found
 
 
+def _page_opening_styles(found: list[Heading]) -> set[tuple]:
+    """The styles (size, weight) in which a document opens page after page with a head of its own, at one height,
+    a running head at most above it: a reference whose entries each start a page, named by what they document
+    ("db close", "db count": lower-case names a style test alone would take for a paragraph going on). At least
+    ``MIN_TOP_PAGES`` such pages, the heads' titles differing (``TOP_DISTINCT``), one to a page."""
+    tops: dict[tuple, list[Heading]] = {}
+    for h in found:
+        if h.styled and h.opens_page:
+            tops.setdefault((h.size, h.bold), []).append(h)
+    out = set()
+    for key, heads in tops.items():
+        if len(heads) < MIN_TOP_PAGES or len({h.page for h in heads}) < len(heads):
+            continue
+        at = Counter(round(h.y0) for h in heads).most_common(1)[0][0]
+        level = [h for h in heads if abs(h.y0 - at) <= 2]
+        if len(level) >= TOP_DISTINCT * len(heads) and len({h.title.casefold() for h in level}) >= TOP_DISTINCT * len(level):
+            out.add(key)
+    return out
+
+
 # A manual page's header line as groff's man macros set it: "ls(1) User Commands ls(1)", the page's name and section
 # at both ends.
 _MAN_HEADER = re.compile(r"^(?P<name>[\w.+:@-]+\(\d[\w]{0,4}\))\s+\S.*\s(?P=name)$")
+
+
+def _name_over_line(title: str, first: Line, ln: Line, text: str) -> bool:
+    """A one-word head over a longer line in its style that is no second line of it: a line breaks where its next
+    word does not fit, and the first word of the line under it would have fitted beside the one word ("Adaptive"
+    over "Should the area adapt to changes in the coordinate system?": an attribute's name over what it is)."""
+    words = text.split()
+    if len(title.split()) != 1 or len(words) < MIN_LINE_WORDS or not _LETTERS.search(title) or not text[:1].isalnum():
+        return False  # a bracket goes on with the head: "Controller" over "(Principal Accounting Officer)"
+    width, under = first.x1 - first.x0, ln.x1 - ln.x0
+    return under > width + under * (len(words[0]) + 1) / max(len(text), 1)
+
+
+MIN_LINE_WORDS = 3  # words of the line under a one-word head before it reads as a sentence, not the head's tail
 
 
 def _unit_title(lay: PageLayout) -> Heading | None:
@@ -976,13 +1023,14 @@ MAX_OUTLINE_DEPTH = 3  # "1.2.3": LaTeX's, Texinfo's and Sphinx's outlines stop 
 def outline_headings(found: list[Heading], body: float | None = None) -> list[Heading]:
     """The headings that make a document's outline when there is no contents to say so.
 
-    Drops a joined title that reads as a sentence (ending in ":" or longer than 16 words) and, when the
+    Drops a joined title that reads as a sentence (ending in ":", unless a chapter's label stands over it, or longer
+    than 16 words) and, when the
     document numbers its sections, headings numbered deeper than MAX_OUTLINE_DEPTH (authors' outlines
     rarely list them) and unnumbered heads set below its top numbered level (``_drop_starred``; with the ``body``
     size known, a document numbering its chapters only keeps its sections set larger than the body). Levels are
     assigned again over what is kept.
     """
-    kept = [h for h in found if h.numbering is not None or h.unit or (not _LEAD_IN_COLON.search(h.title) and len(h.title.split()) <= 16
+    kept = [h for h in found if h.numbering is not None or h.unit or ((h.labelled or not _LEAD_IN_COLON.search(h.title)) and len(h.title.split()) <= 16
                                                            and not _signature(h.title) and not _CAPTION.match(h.title)
                                                            and not _STRAY_START.match(h.title))]
     kept = [h for h in kept if not _CONTACT.search(h.title)]  # "F. Pantigny f@example.org" reads as numbered "F."
@@ -1031,10 +1079,17 @@ def _drop_list_items(found: list[Heading], decimal: list[Heading]) -> list[Headi
     sections without a trailing dot ("2.1 The Debian Free Software Guidelines")."""
     plain = [h for h in decimal if not _DOTTED.match(h.title)]
     dotted = [h for h in decimal if _DOTTED.match(h.title)]
+    items: set[int] = set()
     if len(plain) < MIN_NUMBERED or len(plain) <= len(dotted):
-        return found
-    smallest = min((h.size for h in plain if h.numbering.depth <= 2), default=0.0)  # type: ignore[union-attr]
-    items = {id(h) for h in dotted if h.numbering.depth == 1 and h.size < smallest - SIZE_JITTER}  # type: ignore[union-attr]
+        # A document numbering its sections with a trailing dot too ("2.1.", "3.4.13.": DocBook's), its chapters
+        # labelled ("Chapter 3."): its sections are its numbering, and a licence's clauses after them are a list.
+        plain = [h for h in decimal if h.numbering.depth >= 2 and h.numbering.kind == "decimal"]  # type: ignore[union-attr]
+        dotted = [h for h in decimal if h.numbering.depth == 1 and h.numbering.kind == "decimal"]  # type: ignore[union-attr]
+        if len(plain) < MIN_NUMBERED:
+            return found
+    else:
+        smallest = min((h.size for h in plain if h.numbering.depth <= 2), default=0.0)  # type: ignore[union-attr]
+        items = {id(h) for h in dotted if h.numbering.depth == 1 and h.size < smallest - SIZE_JITTER}  # type: ignore[union-attr]
     # An appended text's own numbered clauses after the document's last numbered section ("0. Definitions.",
     # "1. Source Code." of a licence printed as an appendix), counting from 0 or 1 again: a list of the appendix,
     # not chapters beside the book's.
@@ -1254,6 +1309,27 @@ def _list_counts(found: list[Heading]) -> set[int]:
     return {id(h) for h in top}
 
 
+def _smaller_than_deeper(found: list[Heading]) -> dict[int, int]:
+    """Heads (by identity) whose number says a higher level than their type does: set smaller than the size the
+    document sets the heads numbered deeper in ("A) Only to the log file:" or "Q. How should ... be cited?" at the
+    body's size, in a document whose "1.8.3" heads are set larger). A document sets its sections' heads no larger
+    than its chapters'; such a number is a list's or a question's, and the head is placed by its style, under the
+    section it is in, not above it: by identity, one level below the deepest numbered heads set larger."""
+    sizes: dict[int, Counter] = {}
+    for h in found:
+        if h.numbering is not None and h.numbering.kind in ("decimal", "letter") and not h.unit:
+            sizes.setdefault(h.numbering.depth, Counter())[h.size] += 1
+    modal = {d: c.most_common(1)[0][0] for d, c in sizes.items() if sum(c.values()) >= MIN_NUMBERED}
+    out: dict[int, int] = {}
+    for h in found:
+        n = h.numbering
+        if n is None or n.kind not in ("decimal", "letter") or h.unit:
+            continue
+        if any(d > n.depth and h.size < size - SIZE_JITTER for d, size in modal.items()):
+            out[id(h)] = 1 + max(d for d, size in modal.items() if h.size < size - SIZE_JITTER)
+    return out
+
+
 def assign_heading_levels(found: list[Heading]) -> None:
     """Level 1 for the largest style, then down by size and weight; decimal numbering wins.
 
@@ -1266,7 +1342,8 @@ def assign_heading_levels(found: list[Heading]) -> None:
 
     styles = sorted({(-h.size, not h.bold) for h in found})
     rank = {s: i + 1 for i, s in enumerate(styles)}
-    counted = _list_counts(found)
+    below = _smaller_than_deeper(found)
+    counted = _list_counts(found) | set(below)
     # A list's count is not the document's numbering: those heads are placed by their style, and are no chapters
     # for the Parts test to weigh other heads against.
     heads = [h for h in found if not h.unit]
@@ -1285,6 +1362,8 @@ def assign_heading_levels(found: list[Heading]) -> None:
         n = None if id(h) in counted else h.numbering
         if id(h) in parts:
             h.level = 1
+        elif id(h) in below:
+            h.level = below[id(h)] + shift
         elif n is not None and n.kind in ("decimal", "letter") and n.depth >= 1:
             h.level = n.depth + shift
         elif n is None and style(h) in part_styles:

@@ -281,7 +281,7 @@ def _from_headings(pdf: PdfSource) -> tuple[list[Entry], str | None]:
     n = min(pdf.page_count, MAX_SPLIT_PAGES * 5)
     layouts = [pdf.layout(p) for p in range(1, n + 1)]
     body = body_size(layouts)
-    heads = outline_headings(detect_headings(layouts, body), body)
+    heads = outline_headings(detect_headings(layouts, body, whole=True), body)
     at = index_heading(heads)
     if at is not None:
         # The index's letter groups, which its own outline lists (LaTeX package manuals): up to the next head
