@@ -77,7 +77,11 @@ STAGES: dict[str, tuple[str, str]] = {
     # (numbered rows) read as a contents and never as heads; running heads carrying the folio are no heads and no
     # evidence of a section's start; a level between chapters and sections; stale contents placed by numbered
     # heads; a preface's unlisted numbered sections; a one-page contents' running foot
-    "structure": ("14", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+    # structure 15 (17t): a list after the contents under its running head (below prose, numbers starting over) is
+    # no part of it; a chapter title under label-only lines kept whatever it ends in; heads opening page after page
+    # in one style at one height are a reference's entries; numbered heads set smaller than deeper-numbered ones are
+    # a list's; licence clauses after dotted section numbering; a one-word head over a longer line is whole
+    "structure": ("15", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
