@@ -1102,6 +1102,17 @@ def _drop_list_items(found: list[Heading], decimal: list[Heading]) -> list[Headi
     return [h for h in found if id(h) not in items]
 
 
+def restarted_clauses(heads: list[Heading], top: int) -> set[int]:
+    """An appended text's own numbered clauses, by identity: in a part of the document after its last numbered
+    section, whose sections counted up to ``top``, heads numbered at depth 1 counting from 0 or 1 again ("0.
+    Definitions.", "1. Source Code." of a licence printed as an appendix) are a list of that part, not sections
+    beside the book's (the rule ``_drop_list_items`` applies to the whole outline, for a long leaf split alone)."""
+    clauses = [h for h in heads if h.numbering is not None and h.numbering.kind == "decimal" and h.numbering.depth == 1]
+    if len(clauses) >= 2 and _top_number(clauses[0]) <= 1 < top:
+        return {id(h) for h in clauses}
+    return set()
+
+
 def _top_number(h: Heading) -> int:
     first = h.numbering.label.rstrip(".").split(".")[0]  # type: ignore[union-attr]
     return int(first) if first.isdigit() else 0  # "A.1": an appendix's, counted apart

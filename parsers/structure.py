@@ -16,7 +16,8 @@ from typing import Any, Callable
 from index_store.model import Node
 from parsers.bookmarks import read_bookmarks
 from parsers.exhibits import add_exhibits
-from parsers.headings import MARGIN, MAX_HEAD_WORDS, SENTENCE, Heading, body_size, detect_headings, outline_headings
+from parsers.headings import (MARGIN, MAX_HEAD_WORDS, MIN_NUMBERED, SENTENCE, Heading, body_size, detect_headings,
+                              outline_headings, restarted_clauses)
 from parsers.filing_pdf import anchor_items
 from parsers.filings import complete_filing, is_filing, statement_title
 from parsers.index_groups import BOOK_INDEX, index_heading, letter_groups
@@ -24,6 +25,7 @@ from parsers.inner_toc import add_inner_tocs
 from parsers.memo import document_scope
 from parsers.offsets import CHECKED, map_entries, title_key
 from parsers.layout import PageLayout
+from parsers.numbering import parse_numbering
 from parsers.pdf import PdfSource
 from parsers.ranges import KIND_PAGE_GROUP, Entry, build_tree
 from parsers.toc import TocEntry, TocResult, find_toc, screen_page, spell_accents
@@ -309,6 +311,7 @@ def split_long_leaves(
     # Layouts for at most MAX_SPLIT_PAGES pages, or 60 % of a longer document's (the headings fallback lays out all).
     budget = max(MAX_SPLIT_PAGES, pdf.page_count * 3 // 5)
     body: list[float] = []  # the document's body size, read once when a leaf is split by its headings
+    last, top = _numbered_reach(entries)
     for node in list(root.walk())[1:]:
         span = node.end_page - node.start_page + 1
         tokens = _tokens(pdf, node) if not node.nodes and span > 1 else 0
@@ -324,7 +327,8 @@ def split_long_leaves(
             budget -= span
             if not body:
                 body.append(document_body(pdf))
-            children = _heading_children(node, pdf, group, known, body[0])
+            # A leaf from the document's last numbered section on: an appended text's clauses are a list of it.
+            children = _heading_children(node, pdf, group, known, body[0], top if node.start_page >= last else 0)
         if children:
             info["by_headings"] += 1
         else:
@@ -342,6 +346,17 @@ def split_long_leaves(
     return out, info
 
 
+def _numbered_reach(entries: list[Entry]) -> tuple[int, int]:
+    """The page of the document's last numbered section and the top-level number its sections count up to (0 when
+    fewer than MIN_NUMBERED entries are numbered "3", "4.2", "C.1")."""
+    numbered = [(e.page or 0, n) for e in entries if (n := parse_numbering(e.title)) is not None
+                and n.kind in ("decimal", "letter")]
+    if len(numbered) < MIN_NUMBERED:
+        return 0, 0
+    tops = [int(head) for _, n in numbered if n.kind == "decimal" and (head := n.label.split(".")[0]).isdigit()]
+    return max(page for page, _ in numbered), max(tops, default=0)
+
+
 def _tokens(pdf: PdfSource, node: Node) -> int:
     """Rough token count of a node's pages (4 characters a token), from the cached plain text."""
     return sum(len(pdf.text(p)) for p in range(node.start_page, node.end_page + 1)) // 4
@@ -355,19 +370,22 @@ def document_body(pdf: PdfSource) -> float:
 
 
 def _heading_children(node: Node, pdf: PdfSource, max_pages: int, known: set[str] = frozenset(),
-                      document: float = 0.0) -> list[Node]:
+                      document: float = 0.0, top: int = 0) -> list[Node]:
     """The headings inside ``node`` as a subtree, kept only as deep as needed to get leaves under ``max_pages``.
 
     Headings repeating a title already in the tree (the section's own title, a "(continued)" head, the
     Part above it) are not sections of it. Nor is a line that is larger only than the leaf's small print (a
     bibliography and an index after a preface): a head set no larger than the ``document``'s prose is bold or
-    a numbered head in capitals.
+    a numbered head in capitals. In a leaf after a document whose sections counted up to ``top``, clauses
+    numbered from 0 or 1 again are a list of it (``restarted_clauses``).
     """
     layouts = [pdf.layout(p) for p in range(node.start_page, node.end_page + 1)]
     own = title_key(node.title)
     strong = [h for h in detect_headings(layouts, strong_only=True) if h.size >= document + LARGER or h.bold
               or h.numbering is not None and _capitals(h.numbering.rest)]
     heads = [h for h in strong if not _repeats(title_key(h.title), own, known)]
+    clauses = restarted_clauses(heads, top)
+    heads = [h for h in heads if id(h) not in clauses]
     if heads:
         return _subtree(node, heads, max_pages)
     # No head set larger or numbered below the section's own: its lower heads may be bold at body size, whole lines
@@ -391,6 +409,8 @@ def _heading_children(node: Node, pdf: PdfSource, max_pages: int, known: set[str
         heads += [h for h in _lower_heads(layouts, faces, body_size(layouts)) if (h.page, h.y0) not in taken
                   and not _repeats(title_key(h.title), own, known)]
         heads.sort(key=lambda h: (h.page, h.y0))
+    clauses = restarted_clauses(heads, top)
+    heads = [h for h in heads if id(h) not in clauses]
     children = _subtree(node, heads, max_pages) if heads else []
     short = sum(c.end_page - c.start_page + 1 for c in children if c.end_page - c.start_page < max_pages)
     return children if short >= MIN_SPLIT_SHARE * (node.end_page - node.start_page + 1) else []

@@ -102,3 +102,56 @@ def test_a_long_documents_leaves_get_layouts_for_more_than_400_pages(tmp_path: P
     with PdfSource(tmp_path / "long.pdf") as pdf:
         entries, info = split_long_leaves([Entry(1, "Reference", 1), Entry(1, "Appendix", 411)], pdf, 10)
     assert info["by_headings"] == 1 and entries[1] == Entry(2, "Pears Apples Apples", 5)
+
+
+CLAUSES = ["Definitions.", "Source Code.", "Basic Permissions.", "Conveying Verbatim Copies.", "Additional Terms.",
+           "Termination.", "Patents."]
+
+
+def _licensed(path: Path, licence_first: bool) -> tuple[Path, list[Entry]]:
+    """Six numbered chapters of a page each and a licence's 14-page "Preamble" whose clauses "0. Definitions." ...
+    are set as heads (14-pt bold Helvetica over a 10-pt Times body), after the chapters or before them."""
+    doc = pymupdf.open()
+    doc.new_page(width=612, height=792).insert_text((200, 300), "The Manual", fontname="hebo", fontsize=24)
+
+    def page(head: str | None, size: float = 14) -> None:
+        p = doc.new_page(width=612, height=792)
+        y = 100.0
+        if head:
+            p.insert_text((72, y), head, fontname="hebo", fontsize=size)
+            y += 40
+        for _ in range(30):
+            p.insert_text((72, y), PROSE, fontname="tiro", fontsize=10)
+            y += 14
+
+    def chapters() -> list[Entry]:
+        first = doc.page_count + 1
+        for n, word in enumerate(WORDS[:6], start=1):
+            page(f"{n} Growing {word}", 18)
+        return [Entry(1, f"{n} Growing {word}", first + n - 1) for n, word in enumerate(WORDS[:6], start=1)]
+
+    def licence() -> list[Entry]:
+        first = doc.page_count + 1
+        page("Preamble", 18)
+        page("TERMS AND CONDITIONS")
+        for k in range(12):
+            page(f"{k // 2}. {CLAUSES[k // 2]}" if k % 2 == 0 else None)
+        return [Entry(1, "Preamble", first)]
+
+    entries = [*licence(), *chapters()] if licence_first else [*chapters(), *licence()]
+    doc.save(path)
+    return path, entries
+
+
+def test_a_licences_clauses_after_the_last_numbered_chapter_do_not_split_its_leaf(tmp_path: Path) -> None:
+    # The GPL's clauses count from 0 again after chapters counting up to 6: a list of the licence, not its sections
+    # (its "TERMS AND CONDITIONS" head is one).
+    path, entries = _licensed(tmp_path / "after.pdf", licence_first=False)
+    with PdfSource(path) as pdf:
+        split, _ = split_long_leaves(entries, pdf, 10)
+    assert [e.title for e in split[len(entries):]] == ["TERMS AND CONDITIONS"]
+    # Before the numbered chapters, numbered heads counting from 0 are not an appended text's: they split the leaf.
+    path, entries = _licensed(tmp_path / "before.pdf", licence_first=True)
+    with PdfSource(path) as pdf:
+        split, _ = split_long_leaves(entries, pdf, 10)
+    assert "0. Definitions." in [e.title for e in split]
