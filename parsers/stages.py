@@ -81,7 +81,9 @@ STAGES: dict[str, tuple[str, str]] = {
     # no part of it; a chapter title under label-only lines kept whatever it ends in; heads opening page after page
     # in one style at one height are a reference's entries; numbered heads set smaller than deeper-numbered ones are
     # a list's; licence clauses after dotted section numbering; a one-word head over a longer line is whole
-    "structure": ("15", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+    # structure 16 (17t, second round): a leaf split by its headings after the last numbered section drops clauses
+    # counting from 0 or 1 again (an appended licence's)
+    "structure": ("16", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
