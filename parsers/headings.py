@@ -1096,9 +1096,7 @@ def _drop_list_items(found: list[Heading], decimal: list[Heading]) -> list[Headi
     in_plain, in_dotted = {id(h) for h in plain}, {id(h) for h in dotted}
     last = max((i for i, h in enumerate(found) if id(h) in in_plain), default=len(found))
     tail = [h for h in found[last + 1:] if id(h) in in_dotted and h.numbering.depth == 1]  # type: ignore[union-attr]
-    top = max((_top_number(h) for h in plain), default=0)
-    if len(tail) >= 2 and _top_number(tail[0]) <= 1 < top:
-        items |= {id(h) for h in tail}
+    items |= restarted_clauses(tail, max((_top_number(h) for h in plain), default=0))
     return [h for h in found if id(h) not in items]
 
 
@@ -1106,7 +1104,7 @@ def restarted_clauses(heads: list[Heading], top: int) -> set[int]:
     """An appended text's own numbered clauses, by identity: in a part of the document after its last numbered
     section, whose sections counted up to ``top``, heads numbered at depth 1 counting from 0 or 1 again ("0.
     Definitions.", "1. Source Code." of a licence printed as an appendix) are a list of that part, not sections
-    beside the book's (the rule ``_drop_list_items`` applies to the whole outline, for a long leaf split alone)."""
+    beside the book's (``_drop_list_items`` asks it over the whole outline, leaf splitting over a long leaf alone)."""
     clauses = [h for h in heads if h.numbering is not None and h.numbering.kind == "decimal" and h.numbering.depth == 1]
     if len(clauses) >= 2 and _top_number(clauses[0]) <= 1 < top:
         return {id(h) for h in clauses}

@@ -650,8 +650,14 @@ def body_after_listing(raws: list[_Raw]) -> set[int]:
     if not paged:
         return set()
     below = [r for r in raws if r.parsed.page is None and r.line.y0 > max(paged)]
-    prose = any(len(r.parsed.title) >= 60 and parse_numbering(r.parsed.title) is None for r in below)
-    return {id(r) for r in below} if prose else set()
+    return {id(r) for r in below} if any(_prose(r) for r in below) else set()
+
+
+PROSE_CHARS = 60  # an unnumbered line this long is a sentence of the body, no listing's row
+
+
+def _prose(r: _Raw) -> bool:
+    return len(r.parsed.title) >= PROSE_CHARS and parse_numbering(r.parsed.title) is None
 
 
 def _prose_before_listing(raws: list[_Raw]) -> bool:
@@ -661,8 +667,7 @@ def _prose_before_listing(raws: list[_Raw]) -> bool:
     paged = [r.line.y0 for r in raws if r.parsed.page is not None]
     if not paged:
         return False
-    return any(r.parsed.page is None and r.line.y1 < min(paged) and len(r.parsed.title) >= 60
-               and parse_numbering(r.parsed.title) is None for r in raws)
+    return any(r.parsed.page is None and r.line.y1 < min(paged) and _prose(r) for r in raws)
 
 
 def page_is_toc(raws: list[_Raw], line_count: int) -> bool:
