@@ -20,6 +20,8 @@ import re
 from typing import Any, Callable
 
 from parsers import filing_anatomy as fa
+from parsers import statements_index as si
+from parsers.exhibits import exhibit_starts
 from parsers.offsets import title_key
 from parsers.ranges import Entry
 from parsers.sections import title_pattern
@@ -376,6 +378,9 @@ def anchor_items(entries: list[Entry], page_count: int, text: Callable[[int], st
         level = max(1, 1 + e.level - base) if closing else item_level + 1 + (e.level - base)  # an exhibit keeps its children
         placed.append(((*pos, 1 + k), Entry(level, e.title, e.page, e.kind)))
     placed.sort(key=lambda x: x[0])
+    placed, statements = _statements_after_signatures(placed, last_item, page_count, text)
+    if statements:
+        decisions["statements"] = statements
     on_cover = {k for k, (pos, e) in enumerate(placed)
                 if pos[0] == 1 and pos[2] > 0 and pos < (*first, 0) and not _CONTENTS.match(e.title)}
     if on_cover and first[0] > 1 and _is_cover(text(1)):
@@ -387,3 +392,86 @@ def anchor_items(entries: list[Entry], page_count: int, text: Callable[[int], st
     decisions["kept_entries"] = len(rest)
     decisions["dropped_entries"] = len(entries) - len(rest)
     return [e for _, e in placed], decisions
+
+
+SIGNATURES_TITLE = "Signatures"
+
+
+def _signature_page(first: int, page_count: int, text: Callable[[int], str]) -> tuple[int, int] | None:
+    """(page, offset) of the first page from ``first`` whose first line (after a folio or a "Table of Contents"
+    back-link) is "Signatures"."""
+    for page in range(first, page_count + 1):
+        body = text(page)
+        for m in re.finditer(r"[^\n]+", body):
+            line = " ".join(m.group(0).split())
+            if not line or _CONTENTS.match(line) or _NUMBER_LINE.match(line):
+                continue
+            if fa.SIGNATURES.match(line) or fa.SIGNATURES.match(line.replace(" ", "")):
+                return page, m.start()
+            break
+    return None
+
+
+def _statements_after_signatures(placed: list[tuple[tuple[int, int, int], Entry]], last_item: tuple[int, int],
+                                 page_count: int, text: Callable[[int], str]
+                                 ) -> tuple[list[tuple[tuple[int, int, int], Entry]], dict[str, Any]]:
+    """``placed`` with the signatures and the financial statements printed after them as sections of their own,
+    when no head closes the Items and an index to the statements follows the signature page
+    (``statements_index``): "Signatures" (level 1) over what its pages head, the statements' section (level 1)
+    over the listed statements and notes (the notes under their "Notes to ..." row when the index has one), and
+    the heads found inside under the statement or note they fall in. Unchanged otherwise."""
+    after_items = (*last_item, 0)
+    closing = next(((pos, e) for pos, e in placed if pos > after_items and fa.closes_items(e.title)), None)
+    if closing is not None and not fa.SIGNATURES.match(closing[1].title.replace(" ", "")):
+        return placed, {}  # an exhibit's label or the exhibit index comes first: no statements in between
+    sig = closing[0][:2] if closing is not None else _signature_page(last_item[0] + 1, page_count, text)
+    if sig is None:
+        return placed, {}
+    found = next(((p, t) for p in range(sig[0], min(sig[0] + si.LOOK_PAGES, page_count) + 1)
+                  if (t := si.index_title(text(p)))), None)
+    if found is None:
+        return placed, {}
+    index_page, section = found
+    sig_at, index_at = (*sig, 0), (index_page, 0, 0)
+    end_at = next((pos for pos, e in placed if pos > index_at and fa.closes_items(e.title)), (page_count + 1, 0, 0))
+    # Exhibits attached after the statements open with their label (``exhibits.exhibit_starts``): the last note
+    # ends before the first of them, and each gets its node, the heads read in it nesting under it.
+    starts = [(p, label) for p, label in exhibit_starts(index_page + 1, page_count, text) if (p, 0, 0) < end_at]
+    if starts:
+        end_at = (starts[0][0], 0, 0)
+    rows = si.listed_rows(text(index_page))
+    located = si.locate(rows, index_page, min(end_at[0], page_count), text)
+    if len(located) < si.MIN_LISTED:
+        return placed, {}
+    has_notes = any(not note and si._NOTES.match(title) for title, _, _, note in located)
+    listed = [((page, at, 0), Entry(3 if note and has_notes else 2, title, page)) for title, page, at, note in located]
+    out = [x for x in placed if x[0] < sig_at]
+    out.append((sig_at, Entry(1, closing[1].title if closing is not None else SIGNATURES_TITLE, sig[0])))
+    between = [x for x in placed if sig_at <= x[0] < index_at
+               and (closing is None or x[1] is not closing[1])]
+    low = min((e.level for _, e in between), default=1)
+    out += [(pos, Entry(2 + e.level - low, e.title, e.page, e.kind)) for pos, e in between]
+    out.append((index_at, Entry(1, section, index_page)))
+    inside = [x for x in placed if index_at <= x[0] < end_at and x[1].page != index_page  # the listing's own lines
+              and not any(si.same_head(x[1].title, lt) and abs(x[1].page - lp) <= 1 for lt, lp, _, _ in located)]
+    low = min((e.level for _, e in inside), default=1)
+    merged = sorted(listed + [(pos, e) for pos, e in inside], key=lambda x: x[0])
+    owner = 1
+    listed_ids = {id(e) for _, e in listed}
+    for pos, e in merged:
+        if id(e) in listed_ids:
+            owner = e.level
+            out.append((pos, e))
+        else:
+            out.append((pos, Entry(owner + 1 + e.level - low, e.title, e.page, e.kind)))
+    tail = [x for x in placed if x[0] >= end_at]
+    known = {(e.page, title_key(e.title)) for _, e in tail}
+    tail += [((p, 0, 0), Entry(1, label, p)) for p, label in starts if (p, title_key(label)) not in known]
+    tail.sort(key=lambda x: x[0])
+    low = min((e.level for _, e in tail if not fa.closes_items(e.title)), default=1)
+    for pos, e in tail:
+        own = fa.closes_items(e.title) or any(pos[0] == p and title_key(e.title) == title_key(label) for p, label in starts)
+        out.append((pos, e if own else Entry(2 + e.level - low, e.title, e.page, e.kind)))
+    return out, {"signatures": sig[0], "index_page": index_page, "listed": len(rows), "located": len(located),
+                 "heads_kept": len(inside), "exhibits_after": len(starts)}
+
