@@ -112,8 +112,9 @@ class LexicalIndex:
         running = running_lines(texts)
         heads = [page_heading(t, running) for t in texts]
         # {token: [(page index, line)]}: the terms the pages' definition lines open with (a line numbered across the
-        # document). Every question reads them, so they are built with the index.
-        self.defined = definition_postings(texts, running)
+        # document). Every question reads them, so they are built with the index; not for a filing, whose short
+        # lines are the rows of its tables, not the entries of a glossary or a reference.
+        self.defined = definition_postings(texts, running) if profile_of(doc) != "filing" else {}
         # Page-group titles ("Pages 11-20") say nothing about content: only real titles count.
         self.nodes: list[Node] = [n for n in doc.nodes() if n.level > 0 and n.extra.get("kind") not in SYNTHETIC_KINDS
                                   and not _GENERATED_TITLE.match(n.title)]
@@ -314,7 +315,7 @@ class LexicalIndex:
             pages = [fa * x + fb * y + fc * z for x, y, z in zip(a, b, c)]
         else:
             pages = [0.0] * self.page_count
-        if definition_weight:
+        if definition_weight and self.defined:
             # An identifier's words are left to the identifier channel, which reads its definition lines whole.
             named = set(tokenize(" ".join(qi))) if qi else set()
             for p, v in enumerate(self.definition_scores(q, named)):

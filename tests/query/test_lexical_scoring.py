@@ -335,3 +335,13 @@ def test_the_page_that_defines_a_term_on_a_line_of_its_own_is_where_it_is_explai
         assert hits[0].pages == [3], form
         plain, _ = lexical_search(doc, form, top_k=1, definition_weight=0.0)
         assert plain[0].pages == [1], form  # without definition lines, the chapter that repeats the word
+
+
+def test_a_filings_short_lines_are_table_rows_not_definitions():
+    """A filing's short lines are the rows of its statements ("Net revenue", "Total assets"): the definition lines
+    of a manual's glossary or reference are not read in a document indexed as a filing."""
+    doc = _glossary_and_chapter()
+    doc.tree.doc_kind = "filing"
+    idx = LexicalIndex(doc)
+    assert idx.defined == {}
+    assert idx.score("Scenario") == idx.score("Scenario", definition_weight=0.0)
