@@ -6,7 +6,10 @@ lines, the finest level of the structure, and the titles of the sections that be
 tree says they are printed), plus ``title_weight`` x the BM25 of
 the title and summary of the best-matching section that contains it (the best
 one, not a sum: nesting depth is not relevance; the title's part in full on the page where that section begins,
-where the title is printed, and ``continued_share`` of it on the section's later pages), plus ``cue_weight`` when its
+where the title is printed, and ``continued_share`` of it on the section's later pages), plus ``definition_weight``
+x the square of the largest idf-weighted share of the question's words that one of the page's definition lines
+opens with (a glossary's or a reference's entry, "Scenario", "xpass Procedure", "Default_Switches: list";
+:func:`definition_heads`), plus ``cue_weight`` when its
 heading is the financial statement the question names and ``cue_weight`` again
 when a containing section's title is, or ``implied_weight`` x that when the
 question's metric is read from it (query.cues). So a page under "Consolidated Statements of Cash Flows" outranks
@@ -37,6 +40,7 @@ SECTION_WEIGHT = 0.3   # the own text of the best-matching section containing th
 CONTINUED_SHARE = 0.3  # share of a section's title evidence its pages get after the one where it begins
 IDENT_WEIGHT = 1.0     # an identifier of the question (query.text.identifiers) matched whole, beside its words
 PAIR_WEIGHT = 0.6      # query terms next to each other on the page (proximity: a phrase beats scattered words)
+DEFINITION_WEIGHT = 0.6  # (share of the question's words a definition line of the page opens with) squared
 NAME_WEIGHT = 0.0      # query terms that name the document (its title, its kind) count this much inside it
 CUE_WEIGHT = 1.0       # filing profile: a financial statement the question names, found in a heading or title
 IMPLIED_WEIGHT = 0.5   # filing profile: share of cue_weight for a statement implied by a metric ("gross margin")
@@ -107,6 +111,10 @@ class LexicalIndex:
         self._ident: _Identifiers | None = None
         running = running_lines(texts)
         heads = [page_heading(t, running) for t in texts]
+        # {token: [(page index, line)]}: the terms the pages' definition lines open with (a line numbered across the
+        # document). Every question reads them, so they are built with the index; not for a filing, whose short
+        # lines are the rows of its tables, not the entries of a glossary or a reference.
+        self.defined = definition_postings(texts, running) if profile_of(doc) != "filing" else {}
         # Page-group titles ("Pages 11-20") say nothing about content: only real titles count.
         self.nodes: list[Node] = [n for n in doc.nodes() if n.level > 0 and n.extra.get("kind") not in SYNTHETIC_KINDS
                                   and not _GENERATED_TITLE.match(n.title)]
@@ -179,6 +187,32 @@ class LexicalIndex:
                 own=BM25([qualified_parts(identifiers(own.get(n.node_id, ""))) for n in self.nodes]))
         return self._ident
 
+    def definition_scores(self, q: Mapping[str, float], skip: set[str] = frozenset()) -> list[float]:
+        """Per page, the square of the largest idf-weighted share of the query's terms that one of its definition lines
+        opens with: a line that defines the whole term counts 1, one that shares one word of two a quarter (a heading
+        "Multiple integrals" is no definition of "double integral"). The terms in ``skip`` count in the whole, never on
+        a line; the terms no page prints count in neither."""
+        out = [0.0] * self.page_count
+        # A word the document never prints ("explain" of "Where does the manual explain ...?") is on no line: it
+        # counts in no share, as BM25 gives it nothing either.
+        printed = self.page_bm25.postings
+        total = sum(self.page_bm25.idf(t) * w for t, w in q.items() if t in printed)
+        if total <= 0:
+            return out
+        lines: dict[tuple[int, int], float] = {}
+        defined = self.defined
+        for t, w in q.items():
+            if t in skip:
+                continue
+            share = self.page_bm25.idf(t) * w / total
+            for key in defined.get(t, ()):
+                lines[key] = lines.get(key, 0.0) + share
+        for (p, _), v in lines.items():
+            v *= v
+            if v > out[p]:
+                out[p] = v
+        return out
+
     def query_terms(self, question: str, name_weight: float = NAME_WEIGHT) -> dict[str, float]:
         """{query token: weight}. Tokens that name the document itself (its title, its kind: "the manual",
         "3M", "10-K") picked the document; inside it every page is about them, so they weigh ``name_weight``."""
@@ -199,8 +233,8 @@ class LexicalIndex:
     def score(self, question: str, title_weight: float = TITLE_WEIGHT, heading_weight: float = HEADING_WEIGHT,
               cue_weight: float = CUE_WEIGHT, implied_weight: float = IMPLIED_WEIGHT, section_weight: float = SECTION_WEIGHT,
               pair_weight: float = PAIR_WEIGHT, name_weight: float = NAME_WEIGHT,
-              continued_share: float = CONTINUED_SHARE, ident_weight: float = IDENT_WEIGHT
-              ) -> tuple[list[float], dict[str, float]]:
+              continued_share: float = CONTINUED_SHARE, ident_weight: float = IDENT_WEIGHT,
+              definition_weight: float = DEFINITION_WEIGHT) -> tuple[list[float], dict[str, float]]:
         """(page scores indexed by page-1, node title scores by node_id), each part normalised to [0, 1]."""
         q = self.query_terms(question, name_weight)
         # An identifier the question names ("gnutls_hash_fast") is matched whole as one more term of the same
@@ -281,6 +315,12 @@ class LexicalIndex:
             pages = [fa * x + fb * y + fc * z for x, y, z in zip(a, b, c)]
         else:
             pages = [0.0] * self.page_count
+        if definition_weight and self.defined:
+            # An identifier's words are left to the identifier channel, which reads its definition lines whole.
+            named = set(tokenize(" ".join(qi))) if qi else set()
+            for p, v in enumerate(self.definition_scores(q, named)):
+                if v:
+                    pages[p] += definition_weight * v
         if wanted:  # the page's own heading is a second, independent signal
             for i, kinds in enumerate(self.page_cues):
                 if wanted & kinds:
@@ -336,6 +376,63 @@ def page_heading(text: str, running: frozenset[str] = frozenset()) -> str:
     while skip < min(TOP_LINES, len(lines)) and (not lines[skip].strip() or _line_key(lines[skip]) in running):
         skip += 1
     return "\n".join(lines[skip:])[:HEADING_CHARS] if skip else text[:HEADING_CHARS]
+
+
+# What may open a definition line before its term: a bullet, a dash, an opening parenthesis or quote, a number.
+_MARKER = re.compile(r"^[\s\u2022\u00b7\u25aa\u25e6\u2023\u25b6*\-\u2013\u2014(\[\u2018'\"\u201c]*(?:\d+(?:\.\d+)*\.?\s+)?")
+_BULLET = re.compile(r"[\u2022\u00b7\u25aa\u25e6\u2023\u25b6*\u2013\u2014-]")
+# What ends a term on a definition line: a colon, a dash between spaces, an em dash.
+_SEPARATOR = re.compile(r":(?:\s|$)|\s[\u2013\u2014-]\s|\u2014")
+DEFINITION_WORDS = 4   # a defined term is at most this many words
+WRAPPED_WORDS = 8      # a line of this many words that ends no sentence wraps into the next one
+_ENDS = (".", ":", ";", "!", "?")
+# A line that ends in a page number after a comma or a leader: an index's or a contents' entry.
+_REFERENCE = re.compile(r"(?:,|\.\s*\.|\s{2,})\s*\d+(?:\s*[\u2013-]\s*\d+)?$")
+
+
+def definition_postings(texts: list[str], running: frozenset[str]) -> dict[str, list[tuple[int, int]]]:
+    """{token: [(page index, line)]} of the terms that open each page's definition lines (:func:`definition_heads`)."""
+    postings: dict[str, list[tuple[int, int]]] = {}
+    line = 0
+    for p, text in enumerate(texts):
+        for head in definition_heads(text, running):
+            for t in set(head):
+                postings.setdefault(t, []).append((p, line))
+            line += 1
+    return postings
+
+
+def definition_heads(text: str, running: frozenset[str] = frozenset()) -> list[list[str]]:
+    """The terms a page's definition lines open with, tokenized: a line of at most DEFINITION_WORDS words that ends no
+    sentence (an entry of a glossary or a reference, "xpass Procedure", "Scenario", a heading the tree does not know),
+    or the words before a colon or a spaced dash when they are that few ("Default_Switches: list, indexed"), after any
+    bullet, dash, parenthesis or number. Not a line that a paragraph wraps into (the line above is a long one that
+    ends no sentence: the layout left whatever word there, "fink"), not a running head, not an entry that points to a
+    page ("fmpq_set_si (C function), 189": an index or a contents names the term where it is not explained)."""
+    heads = []
+    previous = ""
+    for line in text.splitlines():
+        above, previous = previous, line
+        m = _MARKER.match(line)
+        rest = line[m.end():].rstrip()
+        if not rest:
+            continue
+        words = rest.split()
+        if len(words) <= DEFINITION_WORDS and rest[-1] not in ".,;":
+            head = rest
+        elif (sep := _SEPARATOR.search(rest)) and len(rest[:sep.start()].split()) <= DEFINITION_WORDS:
+            head = rest[:sep.start()]
+        else:
+            continue
+        if (rest[-1].isdigit() and _REFERENCE.search(rest)) or (running and _line_key(line) in running):
+            continue
+        if not (m.end() and _BULLET.search(line[:m.end()])) and len(above.split()) >= WRAPPED_WORDS \
+                and not above.rstrip().endswith(_ENDS):
+            continue
+        tokens = tokenize(head, normalized=True)
+        if tokens:
+            heads.append(tokens)
+    return heads
 
 
 def page_headings(tops: list[str], nodes: list[Node]) -> list[str]:

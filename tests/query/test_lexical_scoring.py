@@ -293,3 +293,55 @@ def test_a_declaration_after_its_type_is_where_a_name_is_defined():
     for form in ("gss_release_buffer", "Where does the manual explain gss_release_buffer?"):
         hits, _ = lexical_search(doc, form, top_k=1)
         assert hits[0].pages[0] == 2, form
+
+
+def test_definition_lines_are_entries_not_wrapped_prose_nor_references():
+    """A definition line opens with the term it explains: a short line that ends no sentence (a glossary's entry),
+    or the few words before a colon or a spaced dash. A word that a paragraph's wrap left alone on a line, an index
+    or contents entry that ends in a page number, and a running head are not."""
+    from query.lexical import definition_heads
+
+    text = ("Scenario\n"
+            "A mode of use of a project, chosen by the value of an external variable at build time.\n"
+            "\u2022 Default_Switches: list, indexed by a language name, of the switches\n"
+            "The package is compatible with the two packaging systems that a developer on the platform uses,\n"
+            "fink\n"
+            "Naming package, 52\n"
+            "3.7 MACRO statement\n"
+            "User Guide\n")
+    assert definition_heads(text, frozenset({"user guide"})) == [
+        ["scenario"], ["default", "switche"], ["macro", "statement"]]
+
+
+def _glossary_and_chapter() -> FakeDoc:
+    """A manual whose chapter on build modes uses the word throughout, and whose glossary defines it on a line of its
+    own followed by its explanation: the page an index points to for the bare term."""
+    pages = [
+        "Build modes\nProject properties can be modified based on scenarios: the scenario chosen at build "
+        "time sets the switches, and each scenario of a project names its own switches for the compiler.",
+        "Other settings of a project are the source directories, the object directory and the main programs.",
+        "Glossary\nProject\nA set of named properties and their values, read by the tools.\nScenario\n"
+        "A mode of use of a project, chosen by an external variable.\nSwitch\nAn option of a tool.",
+    ]
+    root = Node("0000", "Builder guide", 0, 1, 3, nodes=[Node("0001", "Build modes", 1, 1, 2),
+                                                          Node("0002", "Glossary", 1, 3, 3)])
+    return FakeDoc(pages, root, doc_kind="manual")
+
+
+def test_the_page_that_defines_a_term_on_a_line_of_its_own_is_where_it_is_explained():
+    doc = _glossary_and_chapter()
+    for form in ("Scenario", "Where does the manual explain Scenario?"):
+        hits, _ = lexical_search(doc, form, top_k=1)
+        assert hits[0].pages == [3], form
+        plain, _ = lexical_search(doc, form, top_k=1, definition_weight=0.0)
+        assert plain[0].pages == [1], form  # without definition lines, the chapter that repeats the word
+
+
+def test_a_filings_short_lines_are_table_rows_not_definitions():
+    """A filing's short lines are the rows of its statements ("Net revenue", "Total assets"): the definition lines
+    of a manual's glossary or reference are not read in a document indexed as a filing."""
+    doc = _glossary_and_chapter()
+    doc.tree.doc_kind = "filing"
+    idx = LexicalIndex(doc)
+    assert idx.defined == {}
+    assert idx.score("Scenario") == idx.score("Scenario", definition_weight=0.0)
