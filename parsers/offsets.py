@@ -468,6 +468,11 @@ def map_entries(
                 if (near is not None and near >= prev and near not in toc_set  # the listing itself is not the section
                         and (not in_run or finder.titled(key, near))):
                     chosen, status = near, "corrected"
+                    if e.page is not None and e.page.kind == "arabic" and cands[0][0] == "offset":
+                        # Found a page or two from where the offset put it: the offset here, for the entries after it
+                        # (a contents older than its body drifts as sections grew: each entry found off by one or two
+                        # more, 3.12 two pages on, 3.13 three), not the one voted over the whole book.
+                        cur = near - e.page.value
             if chosen is None and e.page is not None and e.page.kind == "arabic" and labels_[i] and len(key) >= 3:
                 # The first page after the previous entry that heads the title with its number is the section's,
                 # wherever the entries after it are found: a contents older than its body (a section added, every page
