@@ -555,6 +555,7 @@ def map_entries(
         if nxt is not None and prev_page <= nxt < (entries[i].physical or 0):
             entries[i].physical = nxt
     _name_appendices(entries, texts)
+    _name_chapters(entries, texts)
     segments = _segments(offsets_used)
     piecewise = len(segments) > 1
     return OffsetResult(
@@ -587,6 +588,38 @@ def _name_appendices(entries: list[TocEntry], texts: Sequence[str]) -> None:
         head = re.compile(rf"^\s*appendix\s+{letter}\b", re.I)
         if any(head.match(ln) for ln in texts[e.physical - 1].splitlines()[:12]):
             e.title = f"Appendix {letter} {m.group('rest')}"
+
+
+# A chapter's entry as DocBook's contents prints it, its number ended by a full stop ("2. Antes de empezar"), and the
+# line its page opens with when the page names what the number is ("Capítulo 2. Antes de empezar").
+_DOTTED_CHAPTER = re.compile(r"^(?P<num>\d{1,3}|[A-Z])\.\s+(?P<rest>\S.*)$")
+_NAMED_HEAD = re.compile(r"^(?P<word>[^\W\d_]{4,16})\s+(?P<num>\d{1,3}|[A-Z])\.\s+(?P<rest>\S.*)$")
+
+
+def _name_chapters(entries: list[TocEntry], texts: Sequence[str]) -> None:
+    """Entries "2. Antes de empezar" whose pages open with "Capítulo 2. Antes de empezar" take the page's words, when
+    two or more entries of the listing are so headed.
+
+    DocBook's contents prints a chapter or an appendix by its number and a full stop, while the chapter's page heads
+    it with the word that says what the number is, on the title's own line ("Chapter 1. Introduction", "Apéndice A.
+    Historia de revisiones"), and the author's outline names it so. The same word heading two entries' pages is the
+    generator's style, not one page's wording; a LaTeX chapter sets "Chapter 1" on a line of its own, above its
+    title, and is left as it is."""
+    named: list[tuple[TocEntry, str]] = []
+    for e in entries:
+        m = _DOTTED_CHAPTER.match(" ".join(e.title.split()))
+        if m is None or not e.physical or not (1 <= e.physical <= len(texts)):
+            continue
+        lines = [" ".join(ln.replace("\u00a0", " ").split()) for ln in texts[e.physical - 1].splitlines()[:4]]
+        for ln in [x for pair in zip(lines, [f"{a} {b}" for a, b in zip(lines, lines[1:])] + [""]) for x in pair]:
+            h = _NAMED_HEAD.match(ln)  # the head's line, or it and the next (a long title wrapped)
+            if (h is not None and h.group("num") == m.group("num") and h.group("word")[0].isupper()
+                    and spaced_words(h.group("rest")) == spaced_words(m.group("rest"))):
+                named.append((e, f"{h.group('word')} {m.group('num')}. {m.group('rest')}"))
+                break
+    if len(named) >= 2:
+        for e, title in named:
+            e.title = title
 
 
 HEAD_WINDOW = 5  # pages either side of the listed page where a numbered heading is looked for
