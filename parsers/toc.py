@@ -844,10 +844,11 @@ def _mark_anchors_at_foot(entries: list[TocEntry], page_count: int, text: Callab
             continue
         lay = layout(e.link)
         height = lay.height or 1.0
-        if lay.lines and y < min(ln.y0 for ln in lay.lines) - 1:
+        if lay.lines and 1 <= y < min(ln.y0 for ln in lay.lines) - 1:
             # Above every line of its page, its running head too: an anchor set before a page break that the heading
             # followed onto the next page (dblatex's reference entries, each on a new page: the contents prints the next
-            # page's number and the outline goes there), as at the foot of the page before it.
+            # page's number and the outline goes there), as at the foot of the page before it. Not the page's very
+            # edge (y 0: a link that names the page only, as hyperref's to an anchor set before a page break).
             e.extra["link_at_foot"] = True
             continue
         if not height / 2 <= y < height * FOOT_ZONE or not lay.lines:
