@@ -844,11 +844,14 @@ def _mark_anchors_at_foot(entries: list[TocEntry], page_count: int, text: Callab
             continue
         lay = layout(e.link)
         height = lay.height or 1.0
-        if lay.lines and 1 <= y < min(ln.y0 for ln in lay.lines) - 1:
+        body = [ln for ln in lay.lines if ln.y0 < height * FOOT_ZONE]
+        if len(body) >= 3 and 1 <= y < min(ln.y0 for ln in lay.lines) - 1:
             # Above every line of its page, its running head too: an anchor set before a page break that the heading
             # followed onto the next page (dblatex's reference entries, each on a new page: the contents prints the next
             # page's number and the outline goes there), as at the foot of the page before it. Not the page's very
-            # edge (y 0: a link that names the page only, as hyperref's to an anchor set before a page break).
+            # edge (y 0: a link that names the page only, as hyperref's to an anchor set before a page break), nor a
+            # page without text of its own (the blank page before a chapter that opens on a right-hand page, Sphinx's:
+            # the contents prints that page's number, and the author's anchor is there).
             e.extra["link_at_foot"] = True
             continue
         if not height / 2 <= y < height * FOOT_ZONE or not lay.lines:

@@ -2,8 +2,9 @@
 not print the title while the next page does: the anchor was set before a page break that the heading followed
 (dblatex's reference entries, each opening a new page; libraw1394's contents links 'raw1394_iso_xmit_write' to the
 page before its heading, while the contents prints the heading's page and the outline goes there). The entry goes to
-the next page. A destination above a page that prints the title stays. The expected pages come from the construction
-below."""
+the next page. A destination above a page that prints the title stays, and so does one above a blank page (a chapter
+opening on a right-hand page, the blank page before it listed and linked: Sphinx's). The expected pages come from the
+construction below."""
 
 from __future__ import annotations
 
@@ -17,15 +18,21 @@ from parsers.structure import recover_structure
 PROSE = "The function takes a handle and returns zero on success, or minus one on failure with errno set. " * 12
 # (title, printed page = physical page - 1, physical page of its heading, link target page)
 ROWS = [("Introduction", 1, 2, 2), ("Data structures", 2, 3, 3), ("raw_open_handle", 3, 4, 3),
-        ("raw_close_handle", 4, 5, 5), ("raw_read_block", 5, 6, 5), ("raw_write_block", 6, 7, 7)]
+        ("raw_close_handle", 4, 5, 5), ("raw_read_block", 5, 6, 5), ("raw_write_block", 6, 7, 7),
+        ("Compatibility notes", 7, 8, 8)]
+BLANK, OPENS = 8, 9  # the blank page listed and linked, and the page "Compatibility notes" is headed on
 
 
 def _book(path: Path) -> Path:
     doc = pymupdf.open()
     doc.new_page(width=612, height=792)  # the contents, filled in once the body's pages exist
     heads = {physical: title for title, _, physical, _ in ROWS}
-    for n in range(2, 9):
+    heads[OPENS] = heads.pop(BLANK)
+    for n in range(2, 11):
         body = doc.new_page(width=612, height=792)
+        if n == BLANK:
+            body.insert_text((300, 760), str(n - 1), fontname="helv", fontsize=9)
+            continue
         body.insert_text((72, 50), "Function Reference", fontname="helv", fontsize=9)  # running head
         y = 90.0
         if n in heads:
