@@ -604,12 +604,13 @@ def _name_chapters(entries: list[TocEntry], texts: Sequence[str]) -> None:
     it with the word that says what the number is, on the title's own line ("Chapter 1. Introduction", "Apéndice A.
     Historia de revisiones"), and the author's outline names it so. The same word heading two entries' pages is the
     generator's style, not one page's wording; a LaTeX chapter sets "Chapter 1" on a line of its own, above its
-    title, and is left as it is."""
+    title, and is left as it is. Only top-level entries: under a Part, a filing's "1. Business" heads its page
+    "ITEM 1. BUSINESS", an Item the filing reader names itself."""
     named: list[tuple[TocEntry, str]] = []
     for e in entries:
         m = _DOTTED_CHAPTER.match(" ".join(e.title.split()))
-        if m is None or not e.physical or not (1 <= e.physical <= len(texts)):
-            continue
+        if m is None or e.level != 1 or not e.physical or not (1 <= e.physical <= len(texts)):
+            continue  # a chapter is at the listing's top; a filing's "1. Business" under "PART I" is no chapter
         lines = [" ".join(ln.replace("\u00a0", " ").split()) for ln in texts[e.physical - 1].splitlines()[:4]]
         for ln in [x for pair in zip(lines, [f"{a} {b}" for a, b in zip(lines, lines[1:])] + [""]) for x in pair]:
             h = _NAMED_HEAD.match(ln)  # the head's line, or it and the next (a long title wrapped)
