@@ -3,8 +3,9 @@ not print the title while the next page does: the anchor was set before a page b
 (dblatex's reference entries, each opening a new page; libraw1394's contents links 'raw1394_iso_xmit_write' to the
 page before its heading, while the contents prints the heading's page and the outline goes there). The entry goes to
 the next page. A destination above a page that prints the title stays, and so does one above a blank page (a chapter
-opening on a right-hand page, the blank page before it listed and linked: Sphinx's). The expected pages come from the
-construction below."""
+opening on a right-hand page, the blank page before it listed and linked: Sphinx's), and so does one above a chapter's
+opening page that heads it with a longer title, the contents' short title only in the next page's running head
+(derivations'). The expected pages come from the construction below."""
 
 from __future__ import annotations
 
@@ -19,8 +20,10 @@ PROSE = "The function takes a handle and returns zero on success, or minus one o
 # (title, printed page = physical page - 1, physical page of its heading, link target page)
 ROWS = [("Introduction", 1, 2, 2), ("Data structures", 2, 3, 3), ("raw_open_handle", 3, 4, 3),
         ("raw_close_handle", 4, 5, 5), ("raw_read_block", 5, 6, 5), ("raw_write_block", 6, 7, 7),
-        ("Compatibility notes", 7, 8, 8)]
+        ("Compatibility notes", 7, 8, 8), ("Fourier and Laplace", 9, 10, 10)]
 BLANK, OPENS = 8, 9  # the blank page listed and linked, and the page "Compatibility notes" is headed on
+# A chapter opening whose heading is longer than its contents title, the short title in the next page's running head.
+LONG_HEAD, RUNNING = "Fourier applications and the Laplace transform", "CHAPTER 9. FOURIER AND LAPLACE"
 
 
 def _book(path: Path) -> Path:
@@ -28,15 +31,15 @@ def _book(path: Path) -> Path:
     doc.new_page(width=612, height=792)  # the contents, filled in once the body's pages exist
     heads = {physical: title for title, _, physical, _ in ROWS}
     heads[OPENS] = heads.pop(BLANK)
-    for n in range(2, 11):
+    for n in range(2, 13):
         body = doc.new_page(width=612, height=792)
         if n == BLANK:
             body.insert_text((300, 760), str(n - 1), fontname="helv", fontsize=9)
             continue
-        body.insert_text((72, 50), "Function Reference", fontname="helv", fontsize=9)  # running head
+        body.insert_text((72, 50), RUNNING if n == 11 else "Function Reference", fontname="helv", fontsize=9)
         y = 90.0
         if n in heads:
-            body.insert_text((72, y), heads[n], fontname="hebo", fontsize=16)
+            body.insert_text((72, y), LONG_HEAD if n == 10 else heads[n], fontname="hebo", fontsize=16)
             y += 30
         body.insert_textbox(pymupdf.Rect(72, y, 540, 720), PROSE, fontname="helv", fontsize=10)
         body.insert_text((300, 760), str(n - 1), fontname="helv", fontsize=9)
