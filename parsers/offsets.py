@@ -468,6 +468,11 @@ def map_entries(
                 if (near is not None and near >= prev and near not in toc_set  # the listing itself is not the section
                         and (not in_run or finder.titled(key, near))):
                     chosen, status = near, "corrected"
+                    if e.page is not None and e.page.kind == "arabic" and cands[0][0] == "offset":
+                        # Found a page or two from where the offset put it: the offset here, for the entries after it
+                        # (a contents older than its body drifts as sections grew: each entry found off by one or two
+                        # more, 3.12 two pages on, 3.13 three), not the one voted over the whole book.
+                        cur = near - e.page.value
             if chosen is None and e.page is not None and e.page.kind == "arabic" and labels_[i] and len(key) >= 3:
                 # The first page after the previous entry that heads the title with its number is the section's,
                 # wherever the entries after it are found: a contents older than its body (a section added, every page
@@ -550,6 +555,7 @@ def map_entries(
         if nxt is not None and prev_page <= nxt < (entries[i].physical or 0):
             entries[i].physical = nxt
     _name_appendices(entries, texts)
+    _name_chapters(entries, texts)
     segments = _segments(offsets_used)
     piecewise = len(segments) > 1
     return OffsetResult(
@@ -582,6 +588,39 @@ def _name_appendices(entries: list[TocEntry], texts: Sequence[str]) -> None:
         head = re.compile(rf"^\s*appendix\s+{letter}\b", re.I)
         if any(head.match(ln) for ln in texts[e.physical - 1].splitlines()[:12]):
             e.title = f"Appendix {letter} {m.group('rest')}"
+
+
+# A chapter's entry as DocBook's contents prints it, its number ended by a full stop ("2. Antes de empezar"), and the
+# line its page opens with when the page names what the number is ("Capítulo 2. Antes de empezar").
+_DOTTED_CHAPTER = re.compile(r"^(?P<num>\d{1,3}|[A-Z])\.\s+(?P<rest>\S.*)$")
+_NAMED_HEAD = re.compile(r"^(?P<word>[^\W\d_]{4,16})\s+(?P<num>\d{1,3}|[A-Z])\.\s+(?P<rest>\S.*)$")
+
+
+def _name_chapters(entries: list[TocEntry], texts: Sequence[str]) -> None:
+    """Entries "2. Antes de empezar" whose pages open with "Capítulo 2. Antes de empezar" take the page's words, when
+    two or more entries of the listing are so headed.
+
+    DocBook's contents prints a chapter or an appendix by its number and a full stop, while the chapter's page heads
+    it with the word that says what the number is, on the title's own line ("Chapter 1. Introduction", "Apéndice A.
+    Historia de revisiones"), and the author's outline names it so. The same word heading two entries' pages is the
+    generator's style, not one page's wording; a LaTeX chapter sets "Chapter 1" on a line of its own, above its
+    title, and is left as it is. Only top-level entries: under a Part, a filing's "1. Business" heads its page
+    "ITEM 1. BUSINESS", an Item the filing reader names itself."""
+    named: list[tuple[TocEntry, str]] = []
+    for e in entries:
+        m = _DOTTED_CHAPTER.match(" ".join(e.title.split()))
+        if m is None or e.level != 1 or not e.physical or not (1 <= e.physical <= len(texts)):
+            continue  # a chapter is at the listing's top; a filing's "1. Business" under "PART I" is no chapter
+        lines = [" ".join(ln.replace("\u00a0", " ").split()) for ln in texts[e.physical - 1].splitlines()[:4]]
+        for ln in [x for pair in zip(lines, [f"{a} {b}" for a, b in zip(lines, lines[1:])] + [""]) for x in pair]:
+            h = _NAMED_HEAD.match(ln)  # the head's line, or it and the next (a long title wrapped)
+            if (h is not None and h.group("num") == m.group("num") and h.group("word")[0].isupper()
+                    and spaced_words(h.group("rest")) == spaced_words(m.group("rest"))):
+                named.append((e, f"{h.group('word')} {m.group('num')}. {m.group('rest')}"))
+                break
+    if len(named) >= 2:
+        for e, title in named:
+            e.title = title
 
 
 HEAD_WINDOW = 5  # pages either side of the listed page where a numbered heading is looked for

@@ -826,6 +826,14 @@ def _compact(text: str) -> str:
     return "".join(c for c in text.casefold() if c.isalnum())
 
 
+def _heads_title(title: str, page_text: str) -> bool:
+    """Whether the page sets the title as a line of its own, with or without its number: a heading, not a running
+    head that names the chapter beside its number ("CHAPTER 19. FOURIER AND LAPLACE" for "19 Fourier and Laplace")."""
+    num = parse_numbering(title)
+    keys = {_compact(title)} | ({_compact(num.rest)} if num is not None and num.rest else set())
+    return any(_compact(ln) in keys for ln in page_text.splitlines() if ln.strip())
+
+
 def _mark_anchors_at_foot(entries: list[TocEntry], page_count: int, text: Callable[[int], str],
                           layout: Callable[[int], PageLayout]) -> None:
     """Mark ``link_at_foot`` on an entry whose link's destination lies at the foot of its page, below every line of its
@@ -844,6 +852,17 @@ def _mark_anchors_at_foot(entries: list[TocEntry], page_count: int, text: Callab
             continue
         lay = layout(e.link)
         height = lay.height or 1.0
+        body = [ln for ln in lay.lines if ln.y0 < height * FOOT_ZONE]
+        if (len(body) >= 3 and 1 <= y < min(ln.y0 for ln in lay.lines) - 1
+                and _heads_title(e.title, text(e.link + 1))):
+            # Above every line of its page, its running head too: an anchor set before a page break that the heading
+            # followed onto the next page (dblatex's reference entries, each on a new page: the contents prints the next
+            # page's number and the outline goes there), as at the foot of the page before it. Not the page's very
+            # edge (y 0: a link that names the page only, as hyperref's to an anchor set before a page break), nor a
+            # page without text of its own (the blank page before a chapter that opens on a right-hand page, Sphinx's:
+            # the contents prints that page's number, and the author's anchor is there).
+            e.extra["link_at_foot"] = True
+            continue
         if not height / 2 <= y < height * FOOT_ZONE or not lay.lines:
             continue
         if not any(ln.y1 > y + 1 and ln.y0 < height * FOOT_ZONE for ln in lay.lines):
