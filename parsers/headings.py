@@ -24,6 +24,10 @@ from parsers.offsets import title_key
 from parsers.toc import DOT_LEADERS, is_heading, part_entries
 
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
+# A release's head in a change log: its version and its date, no word ("2.7 (2022-12-03)", "1.4.2 - 2019-06-30").
+# The version is no section number: the head is placed by its style.
+_RELEASE = re.compile(r"^v?\d{1,3}(?:\.\d{1,4}){1,3}[a-z]?\s*(?:\(\s*|\[\s*|[\u2013\u2014-]\s*)?"
+                      r"(?:\d{4}-\d{2}-\d{2}|\d{4}/\d{2}/\d{2}|\d{1,2}\.\d{1,2}\.\d{4})\s*[)\]]?$")
 # Fixed-pitch families by name, for fonts embedded without the fixed-pitch flag: URW's Courier clone "NimbusMonL"
 # (what LaTeX's times/helvet packages set \texttt in: Sphinx and Doxygen manuals), "Cousine", "Anonymous Pro".
 _MONO = re.compile(r"mono|courier|consol|typewriter|\btt|cmtt|t1xtt|menlo|inconsolata|nimbusmon|cousine|anonymouspro",
@@ -145,7 +149,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
         # top of a page ("Note 2 - Fair value measurement") is still a heading (repeats are dropped later).
         if not (ln.y0 < lay.height * MARGIN and ln.size >= body + 0.9 and (_numbered(text) or top_styles)):
             return False
-    if not _LETTERS.search(text) or "." in text and DOT_LEADERS.search(text):
+    if not (_LETTERS.search(text) or _RELEASE.match(text)) or "." in text and DOT_LEADERS.search(text):
         return False
     if body <= 0 or ln.size <= 0:
         return False
@@ -639,7 +643,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             # The title label-only lines ("CHAPTER" / "ONE") stand over: a chapter's, whatever it ends in ("START HERE:").
             labelled = word_label_y is not None and ln.y0 - word_label_y < 6 * max(ln.y1 - ln.y0, 1.0)
             word_label_y = None
-            h = Heading(lay.number, text, round(ln.size, 1), _bold(ln), ln.y0, numbering=parse_numbering(text),
+            h = Heading(lay.number, text, round(ln.size, 1), _bold(ln), ln.y0,
+                        numbering=None if _RELEASE.match(text) else parse_numbering(text),
                         styled=not strong_only and _styled_head(text, ln), labelled=labelled, opens_page=i <= 1)
             found.append(h)
             prev, prev_line = h, ln
