@@ -858,8 +858,9 @@ def _cycle_members(series: list[str], limit: int) -> set[str]:
     return set() if any((b, a) in before for a, b in before) else members
 
 
-# A function's or a variable's name as one word opening lower-case: "astActiveObjects", "gnutls_init", "mp_run".
-_IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:[A-Z][A-Za-z0-9]*|_[A-Za-z0-9]+)+$")
+# A function's or a variable's name as one word opening lower-case: "astActiveObjects", "gnutls_init", "mp_run"; a
+# family of functions named with a placeholder for its type ("astGet<X>", "astIsA<Class>").
+_IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:[A-Z][A-Za-z0-9]*|_[A-Za-z0-9]+)+(?:<[A-Z][A-Za-z]{0,9}>)?$")
 # The first line of a reference entry's "Name" section: its name(s), a dash, what it does.
 _NAME_LINE = re.compile(r"^([^\s\u2014\u2013\u2212]{1,60}(?:,\s*[^\s\u2014\u2013\u2212]{1,60})*)\s+[\u2014\u2013\u2212-]\s+\S")
 
@@ -1037,7 +1038,8 @@ def outline_headings(found: list[Heading], body: float | None = None) -> list[He
     assigned again over what is kept.
     """
     kept = [h for h in found if h.numbering is not None or h.unit or ((h.labelled or not _LEAD_IN_COLON.search(h.title)) and len(h.title.split()) <= 16
-                                                           and not _signature(h.title) and not _CAPTION.match(h.title)
+                                                           and not (_signature(h.title) and not _IDENTIFIER.match(h.title))
+                                                           and not _CAPTION.match(h.title)
                                                            and not _STRAY_START.match(h.title))]
     kept = [h for h in kept if not _CONTACT.search(h.title)]  # "F. Pantigny f@example.org" reads as numbered "F."
     kept = [h for h in kept if h.numbering is not None or not _QUOTATION.match(h.title)]
