@@ -775,8 +775,19 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
     # One title set twice on one page is a label, not a section: a figure's or a table's heads drawn again beside
     # a second copy ("South West North East" over two bidding diagrams), a cross-reference line repeated.
     on_page = Counter((h.page, h.title.casefold()) for h in found)
-    found[:] = [h for h in found if (exact[h.title.casefold()] < limit or h.title.casefold() in recurring) and id(h) not in dropped
-                and (on_page[(h.page, h.title.casefold())] == 1 or h.title.casefold() in recurring)]
+    # A title repeated as a label ("Plot" under every entry's "Applicability:") may also head an entry of its own, set
+    # once in a larger type than every repeat ("Plot" at 14 pt over its class's page): that one is a head.
+    sizes: dict[str, list[float]] = {}
+    for h in found:
+        if exact[h.title.casefold()] >= limit:
+            sizes.setdefault(h.title.casefold(), []).append(h.size)
+
+    def set_apart(h: Heading) -> bool:
+        others = sorted(sizes.get(h.title.casefold(), ()))
+        return len(others) >= limit and others[-1] == h.size and others[-2] < h.size - SIZE_JITTER
+
+    found[:] = [h for h in found if set_apart(h) or (exact[h.title.casefold()] < limit or h.title.casefold() in recurring)
+                and id(h) not in dropped and (on_page[(h.page, h.title.casefold())] == 1 or h.title.casefold() in recurring)]
 
 
 def _named_by_heads(found: list[Heading], named: list[Heading]) -> bool:
