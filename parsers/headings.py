@@ -567,6 +567,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             text = " ".join(ln.text.split())
             if (
                 prev is not None and prev_line is not None and (text[:1].islower() or prev.title.endswith(","))
+                and not _one_name(prev.title)
                 and len(text.split()) <= 12
                 and abs(prev.size - ln.size) < 0.5 and prev.bold == _bold(ln) and gap_above < 0.8 * max(ln.y1 - ln.y0, 1.0)
             ):
@@ -630,7 +631,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 # ending in ":" was broken by hand and goes on.)
                 and (not _numbered(prev.title) or head_width >= 0.55 * text_width or prev.title.endswith(":"))
             ):
-                if _IDENTIFIER.match(prev.title) or _name_over_line(prev.title, prev_line, ln, text):
+                if _one_name(prev.title) or _name_over_line(prev.title, prev_line, ln, text):
                     # A name is one word, which wraps onto no second line: the line under it in its style says what
                     # the named function does ("astActiveObjects" over "Return pointers for all active Objects").
                     prev.after = prev.after or text
@@ -872,6 +873,17 @@ def _cycle_members(series: list[str], limit: int) -> set[str]:
 # A function's or a variable's name as one word opening lower-case: "astActiveObjects", "gnutls_init", "mp_run"; a
 # family of functions named with a placeholder for its type ("astGet<X>", "astIsA<Class>").
 _IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:[A-Z][A-Za-z0-9]*|_[A-Za-z0-9]+)+(?:<[A-Z][A-Za-z]{0,9}>)?$")
+# A name written as one word with capitals inside it, opening upper-case: "FitsAxisOrder", "CmpFrame", "StdOfRest".
+_CAMEL_NAME = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$")
+
+
+def _one_name(title: str) -> bool:
+    """A head that is one name (an identifier, a word in camel case): a name does not wrap onto a second line, so a
+    line under it in its style says what the name is ("CmpFrame" over "Compound Frame", "astChr2Double" over "read a
+    double value from a string")."""
+    return bool(_IDENTIFIER.match(title) or _CAMEL_NAME.match(title))
+
+
 # The first line of a reference entry's "Name" section: its name(s), a dash, what it does.
 _NAME_LINE = re.compile(r"^([^\s\u2014\u2013\u2212]{1,60}(?:,\s*[^\s\u2014\u2013\u2212]{1,60})*)\s+[\u2014\u2013\u2212-]\s+\S")
 

@@ -129,3 +129,17 @@ def test_a_function_familys_name_with_its_type_placeholder_heads_its_page(tmp_pa
     found = outline_headings(detect_headings(layouts))
     assert [(h.title, h.page) for h in found if h.size > 12] == [("Function Descriptions", 2)] + [
         (name, k + 3) for k, (name, _) in enumerate(FAMILIES)]
+
+
+NAMES = [("FitsAxisOrder", "Frame title"), ("CmpFrame", "Compound Frame"), ("astChr2Double", "read a double value"),
+         ("StdOfRest", "Standard of rest")]
+
+
+def test_a_name_in_one_word_is_no_head_wrapped_over_the_line_under_it(tmp_path: Path) -> None:
+    # A name in camel case or an identifier does not wrap: the short line under it in its style ("Compound Frame"),
+    # or one opening lower-case ("read a double value"), says what the name is, and the head is the name alone.
+    with PdfSource(_function_pages(tmp_path / "names.pdf", NAMES)) as src:
+        layouts = [src.layout(n) for n in range(1, src.page_count + 1)]
+    found = outline_headings(detect_headings(layouts))
+    assert [(h.title, h.page) for h in found if h.size > 12] == [("Function Descriptions", 2)] + [
+        (name, k + 3) for k, (name, _) in enumerate(NAMES)]
