@@ -849,6 +849,9 @@ def _recurring_sections(found: list[Heading], limit: int) -> tuple[set[str], str
     return best
 
 
+ODD_CYCLES = 0.05  # share of a series' cycles that may name a title twice
+
+
 def _cycle_members(series: list[str], limit: int) -> set[str]:
     """The titles of a series that recur in every cycle starting at its first title, or an empty set."""
     cycles: list[list[str]] = []
@@ -857,8 +860,12 @@ def _cycle_members(series: list[str], limit: int) -> set[str]:
             cycles.append([])
         if cycles:
             cycles[-1].append(t)
-    if len(cycles) < limit or any(len(set(c)) < len(c) for c in cycles):
+    # A cycle naming a title twice (a "Note" label set as a head beside the "Notes" section, the end of the series
+    # running into an appendix's own) is left out of the count; more than a few such cycles and there is no series.
+    odd = [c for c in cycles if len(set(c)) < len(c)]
+    if len(cycles) < limit or len(odd) > ODD_CYCLES * len(cycles):
         return set()
+    cycles = [c for c in cycles if len(set(c)) == len(c)]
     share = Counter(t for c in cycles for t in c)
     members = {t for t, n in share.items() if n >= 0.5 * len(cycles)}
     if len(members) < 3:
@@ -1280,8 +1287,9 @@ def _signature(title: str) -> bool:
 # Captions of floats ("Table 2: Variables", "Figure 3. Layout", "Listing 1 - main"), not sections.
 _CAPTION = re.compile(r"^(?:table|figure|fig\.|listing|algorithm)\s+[\dA-Z][\d.]*\s*[:.\u2013\u2014-]\s", re.I)
 # A line opening with a character no title opens with: a bullet glyph without Unicode ("\x88 item"), the tail of a
-# URL broken over two lines ("//github.com/..."), a symbol. Quotes, brackets, "\macro", "§", "#", "@", "$" may.
-_STRAY_START = re.compile(r"^(?:[^\w\s\"'\u201c\u2018(\[\\\u00a7#@$.<\u27e8]|[\x00-\x1f\x7f-\x9f])")
+# URL broken over two lines ("//github.com/..."), a symbol. Quotes, brackets, "\macro", "§", "#", "@", "$" may, and so
+# may a variable's name between asterisks ("*DEFAULT-DATABASE*", as Lisp names its global variables).
+_STRAY_START = re.compile(r"^(?!\*[\w-]+\*$)(?:[^\w\s\"'\u201c\u2018(\[\\\u00a7#@$.<\u27e8]|[\x00-\x1f\x7f-\x9f])")
 ENTRIES_PER_PAGE = 1.5  # a family set this densely is a reference listing; sections spread out one to a page
 # An author's address on a title page ("F. Pantigny fpantigny@example.org"), a web address: not a section title.
 # A line wholly in typographic quotation marks, a sentence of three words or more: an epigraph or a motto set in
