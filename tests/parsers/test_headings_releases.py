@@ -72,4 +72,3 @@ def test_a_version_and_date_set_as_the_text_is_no_head(tmp_path: Path) -> None:
     heads = _outline(_manual(tmp_path / "plain.pdf", bold_releases=False))
     assert [h.title for h in heads] == ["Installation", "Debian", "Docker", "Usage", "Input options", "Other options",
                                         "Releases"]
-
