@@ -782,9 +782,11 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
         if exact[h.title.casefold()] >= limit:
             sizes.setdefault(h.title.casefold(), []).append(h.size)
 
+    largest = {t: sorted(v)[-2:] for t, v in sizes.items()}  # the two largest sizes a repeated title is set in
+
     def set_apart(h: Heading) -> bool:
-        others = sorted(sizes.get(h.title.casefold(), ()))
-        return len(others) >= limit and others[-1] == h.size and others[-2] < h.size - SIZE_JITTER
+        top = largest.get(h.title.casefold())
+        return top is not None and top[-1] == h.size and top[0] < h.size - SIZE_JITTER
 
     found[:] = [h for h in found if set_apart(h) or (exact[h.title.casefold()] < limit or h.title.casefold() in recurring)
                 and id(h) not in dropped and (on_page[(h.page, h.title.casefold())] == 1 or h.title.casefold() in recurring)]
