@@ -24,6 +24,10 @@ from parsers.offsets import title_key
 from parsers.toc import DOT_LEADERS, is_heading, part_entries
 
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
+# A release's head in a change log: its version and its date, no word ("2.7 (2022-12-03)", "1.4.2 - 2019-06-30").
+# The version is no section number: the head is placed by its style.
+_RELEASE = re.compile(r"^v?\d{1,3}(?:\.\d{1,4}){1,3}[a-z]?\s*(?:\(\s*|\[\s*|[\u2013\u2014-]\s*)?"
+                      r"(?:\d{4}-\d{2}-\d{2}|\d{4}/\d{2}/\d{2}|\d{1,2}\.\d{1,2}\.\d{4})\s*[)\]]?$")
 # Fixed-pitch families by name, for fonts embedded without the fixed-pitch flag: URW's Courier clone "NimbusMonL"
 # (what LaTeX's times/helvet packages set \texttt in: Sphinx and Doxygen manuals), "Cousine", "Anonymous Pro".
 _MONO = re.compile(r"mono|courier|consol|typewriter|\btt|cmtt|t1xtt|menlo|inconsolata|nimbusmon|cousine|anonymouspro",
@@ -145,7 +149,7 @@ def _is_candidate(ln: Line, lay: PageLayout, body: float, gap_above: float, stro
         # top of a page ("Note 2 - Fair value measurement") is still a heading (repeats are dropped later).
         if not (ln.y0 < lay.height * MARGIN and ln.size >= body + 0.9 and (_numbered(text) or top_styles)):
             return False
-    if not _LETTERS.search(text) or "." in text and DOT_LEADERS.search(text):
+    if not (_LETTERS.search(text) or _RELEASE.match(text)) or "." in text and DOT_LEADERS.search(text):
         return False
     if body <= 0 or ln.size <= 0:
         return False
@@ -563,6 +567,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             text = " ".join(ln.text.split())
             if (
                 prev is not None and prev_line is not None and (text[:1].islower() or prev.title.endswith(","))
+                and not _one_name(prev.title)
                 and len(text.split()) <= 12
                 and abs(prev.size - ln.size) < 0.5 and prev.bold == _bold(ln) and gap_above < 0.8 * max(ln.y1 - ln.y0, 1.0)
             ):
@@ -626,7 +631,7 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                 # ending in ":" was broken by hand and goes on.)
                 and (not _numbered(prev.title) or head_width >= 0.55 * text_width or prev.title.endswith(":"))
             ):
-                if _IDENTIFIER.match(prev.title) or _name_over_line(prev.title, prev_line, ln, text):
+                if _one_name(prev.title) or _name_over_line(prev.title, prev_line, ln, text):
                     # A name is one word, which wraps onto no second line: the line under it in its style says what
                     # the named function does ("astActiveObjects" over "Return pointers for all active Objects").
                     prev.after = prev.after or text
@@ -639,7 +644,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             # The title label-only lines ("CHAPTER" / "ONE") stand over: a chapter's, whatever it ends in ("START HERE:").
             labelled = word_label_y is not None and ln.y0 - word_label_y < 6 * max(ln.y1 - ln.y0, 1.0)
             word_label_y = None
-            h = Heading(lay.number, text, round(ln.size, 1), _bold(ln), ln.y0, numbering=parse_numbering(text),
+            h = Heading(lay.number, text, round(ln.size, 1), _bold(ln), ln.y0,
+                        numbering=None if _RELEASE.match(text) else parse_numbering(text),
                         styled=not strong_only and _styled_head(text, ln), labelled=labelled, opens_page=i <= 1)
             found.append(h)
             prev, prev_line = h, ln
@@ -769,8 +775,21 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
     # One title set twice on one page is a label, not a section: a figure's or a table's heads drawn again beside
     # a second copy ("South West North East" over two bidding diagrams), a cross-reference line repeated.
     on_page = Counter((h.page, h.title.casefold()) for h in found)
-    found[:] = [h for h in found if (exact[h.title.casefold()] < limit or h.title.casefold() in recurring) and id(h) not in dropped
-                and (on_page[(h.page, h.title.casefold())] == 1 or h.title.casefold() in recurring)]
+    # A title repeated as a label ("Plot" under every entry's "Applicability:") may also head an entry of its own, set
+    # once in a larger type than every repeat ("Plot" at 14 pt over its class's page): that one is a head.
+    sizes: dict[str, list[float]] = {}
+    for h in found:
+        if exact[h.title.casefold()] >= limit:
+            sizes.setdefault(h.title.casefold(), []).append(h.size)
+
+    largest = {t: sorted(v)[-2:] for t, v in sizes.items()}  # the two largest sizes a repeated title is set in
+
+    def set_apart(h: Heading) -> bool:
+        top = largest.get(h.title.casefold())
+        return top is not None and top[-1] == h.size and top[0] < h.size - SIZE_JITTER
+
+    found[:] = [h for h in found if set_apart(h) or (exact[h.title.casefold()] < limit or h.title.casefold() in recurring)
+                and id(h) not in dropped and (on_page[(h.page, h.title.casefold())] == 1 or h.title.casefold() in recurring)]
 
 
 def _named_by_heads(found: list[Heading], named: list[Heading]) -> bool:
@@ -831,6 +850,9 @@ def _recurring_sections(found: list[Heading], limit: int) -> tuple[set[str], str
     return best
 
 
+ODD_CYCLES = 0.05  # share of a series' cycles that may name a title twice
+
+
 def _cycle_members(series: list[str], limit: int) -> set[str]:
     """The titles of a series that recur in every cycle starting at its first title, or an empty set."""
     cycles: list[list[str]] = []
@@ -839,8 +861,12 @@ def _cycle_members(series: list[str], limit: int) -> set[str]:
             cycles.append([])
         if cycles:
             cycles[-1].append(t)
-    if len(cycles) < limit or any(len(set(c)) < len(c) for c in cycles):
+    # A cycle naming a title twice (a "Note" label set as a head beside the "Notes" section, the end of the series
+    # running into an appendix's own) is left out of the count; more than a few such cycles and there is no series.
+    odd = [c for c in cycles if len(set(c)) < len(c)]
+    if len(cycles) < limit or len(odd) > ODD_CYCLES * len(cycles):
         return set()
+    cycles = [c for c in cycles if len(set(c)) == len(c)]
     share = Counter(t for c in cycles for t in c)
     members = {t for t, n in share.items() if n >= 0.5 * len(cycles)}
     if len(members) < 3:
@@ -852,8 +878,20 @@ def _cycle_members(series: list[str], limit: int) -> set[str]:
     return set() if any((b, a) in before for a, b in before) else members
 
 
-# A function's or a variable's name as one word opening lower-case: "astActiveObjects", "gnutls_init", "mp_run".
-_IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:[A-Z][A-Za-z0-9]*|_[A-Za-z0-9]+)+$")
+# A function's or a variable's name as one word opening lower-case: "astActiveObjects", "gnutls_init", "mp_run"; a
+# family of functions named with a placeholder for its type ("astGet<X>", "astIsA<Class>").
+_IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:[A-Z][A-Za-z0-9]*|_[A-Za-z0-9]+)+(?:<[A-Z][A-Za-z]{0,9}>)?$")
+# A name written as one word with capitals inside it, opening upper-case: "FitsAxisOrder", "CmpFrame", "StdOfRest".
+_CAMEL_NAME = re.compile(r"^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$")
+
+
+def _one_name(title: str) -> bool:
+    """A head that is one name (an identifier, a word in camel case): a name does not wrap onto a second line, so a
+    line under it in its style says what the name is ("CmpFrame" over "Compound Frame", "astChr2Double" over "read a
+    double value from a string")."""
+    return bool(_IDENTIFIER.match(title) or _CAMEL_NAME.match(title))
+
+
 # The first line of a reference entry's "Name" section: its name(s), a dash, what it does.
 _NAME_LINE = re.compile(r"^([^\s\u2014\u2013\u2212]{1,60}(?:,\s*[^\s\u2014\u2013\u2212]{1,60})*)\s+[\u2014\u2013\u2212-]\s+\S")
 
@@ -1031,10 +1069,12 @@ def outline_headings(found: list[Heading], body: float | None = None) -> list[He
     assigned again over what is kept.
     """
     kept = [h for h in found if h.numbering is not None or h.unit or ((h.labelled or not _LEAD_IN_COLON.search(h.title)) and len(h.title.split()) <= 16
-                                                           and not _signature(h.title) and not _CAPTION.match(h.title)
+                                                           and not (_signature(h.title) and not _IDENTIFIER.match(h.title))
+                                                           and not _CAPTION.match(h.title)
                                                            and not _STRAY_START.match(h.title))]
     kept = [h for h in kept if not _CONTACT.search(h.title)]  # "F. Pantigny f@example.org" reads as numbered "F."
     kept = [h for h in kept if h.numbering is not None or not _QUOTATION.match(h.title)]
+    kept = [h for h in kept if h.numbering is not None or h.recurs or not _ADMONITION.match(h.title)]
     if sum(h.chunk for h in kept) < MIN_CHUNKS:
         kept = [h for h in kept if not h.chunk]
     kept = _drop_entry_families(kept)
@@ -1240,8 +1280,9 @@ def _signature(title: str) -> bool:
 # Captions of floats ("Table 2: Variables", "Figure 3. Layout", "Listing 1 - main"), not sections.
 _CAPTION = re.compile(r"^(?:table|figure|fig\.|listing|algorithm)\s+[\dA-Z][\d.]*\s*[:.\u2013\u2014-]\s", re.I)
 # A line opening with a character no title opens with: a bullet glyph without Unicode ("\x88 item"), the tail of a
-# URL broken over two lines ("//github.com/..."), a symbol. Quotes, brackets, "\macro", "§", "#", "@", "$" may.
-_STRAY_START = re.compile(r"^(?:[^\w\s\"'\u201c\u2018(\[\\\u00a7#@$.<\u27e8]|[\x00-\x1f\x7f-\x9f])")
+# URL broken over two lines ("//github.com/..."), a symbol. Quotes, brackets, "\macro", "§", "#", "@", "$" may, and so
+# may a variable's name between asterisks ("*DEFAULT-DATABASE*", as Lisp names its global variables).
+_STRAY_START = re.compile(r"^(?!\*[\w-]+\*$)(?:[^\w\s\"'\u201c\u2018(\[\\\u00a7#@$.<\u27e8]|[\x00-\x1f\x7f-\x9f])")
 ENTRIES_PER_PAGE = 1.5  # a family set this densely is a reference listing; sections spread out one to a page
 # An author's address on a title page ("F. Pantigny fpantigny@example.org"), a web address: not a section title.
 # A line wholly in typographic quotation marks, a sentence of three words or more: an epigraph or a motto set in
@@ -1249,6 +1290,10 @@ ENTRIES_PER_PAGE = 1.5  # a family set this densely is a reference listing; sect
 # A title quoting a term keeps its other words ("‘Valid’ means ‘probably valid’").
 _QUOTATION = re.compile(r"^[\u201c\u201e\u00ab]\s*[^\u201c\u201d\u00ab\u00bb]+?(?:\s+[^\s\u201c\u201d\u00ab\u00bb]+){2,}"
                         r"\s*[\u201d\u00bb][.!?]?$")
+# An admonition's title, set as a head by DocBook's and Sphinx's styles: the label alone ("Warning", "Tip:") or the label,
+# a colon and its subject ("Note: The multi-graph plot widget has gone"). Outlines list none (in 190 documents'
+# bookmarks, 2 of 38,723 entries); "Notes" as an entry's section and titles the word opens ("Note on gbp") stay.
+_ADMONITION = re.compile(r"^(?:note|warning|tip|caution|important|attention|hint|danger)(?:\s*:\s*\S.*|\s*:?)$", re.I)
 _CONTACT = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?://|www\.", re.I)
 FAMILY_SIZE = 4  # unnumbered headings sharing a leading word and a style before they read as reference entries
 

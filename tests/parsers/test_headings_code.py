@@ -88,7 +88,7 @@ FUNCTIONS = [("astActiveObjects", "Return pointers for all active Objects"), ("a
              ("astAnnul", "Annul a pointer to an Object"), ("ast_begin", "Begin a new context")]
 
 
-def _function_pages(path: Path) -> Path:
+def _function_pages(path: Path, functions: list[tuple[str, str]] = FUNCTIONS) -> Path:
     """A page of prose, a chapter's page, then one page a function: its name (one word opening lower-case) centred at 14 pt bold, what
     it does set tight under it in that style, then its description at 10 pt."""
     doc = pymupdf.open()
@@ -97,7 +97,7 @@ def _function_pages(path: Path) -> Path:
     page = doc.new_page(width=612, height=792)
     page.insert_text((72, 90), "Function Descriptions", fontname="hebo", fontsize=18)
     page.insert_textbox(pymupdf.Rect(72, 110, 540, 300), PROSE, fontname="helv", fontsize=10)
-    for name, does in FUNCTIONS:
+    for name, does in functions:
         page = doc.new_page(width=612, height=792)
         page.insert_text((306 - 4 * len(name), 120), name, fontname="hebo", fontsize=14)
         page.insert_text((306 - 3.5 * len(does), 138), does, fontname="hebo", fontsize=14)
@@ -114,3 +114,32 @@ def test_a_functions_name_heads_its_page_and_what_it_does_is_no_head(tmp_path: P
     found = outline_headings(detect_headings(layouts))
     assert [(h.title, h.page) for h in found if h.size > 12] == [("Function Descriptions", 2)] + [
         (name, k + 3) for k, (name, _) in enumerate(FUNCTIONS)]
+
+
+FAMILIES = [("astGetCell", "Obtain the value of a cell"), ("astGet<X>", "Get an attribute value for an Object"),
+            ("astGetFrame", "Obtain a pointer to a specified Frame"), ("astIsA<Class>", "Test membership of a class"),
+            ("astMapGet0<X>", "Get a scalar value from a KeyMap")]
+
+
+def test_a_function_familys_name_with_its_type_placeholder_heads_its_page(tmp_path: Path) -> None:
+    # "astGet<X>": a family of functions, <X> standing for the type's letter; its name heads the page as any
+    # function's does, what it does under it is no head.
+    with PdfSource(_function_pages(tmp_path / "families.pdf", FAMILIES)) as src:
+        layouts = [src.layout(n) for n in range(1, src.page_count + 1)]
+    found = outline_headings(detect_headings(layouts))
+    assert [(h.title, h.page) for h in found if h.size > 12] == [("Function Descriptions", 2)] + [
+        (name, k + 3) for k, (name, _) in enumerate(FAMILIES)]
+
+
+NAMES = [("FitsAxisOrder", "Frame title"), ("CmpFrame", "Compound Frame"), ("astChr2Double", "read a double value"),
+         ("StdOfRest", "Standard of rest")]
+
+
+def test_a_name_in_one_word_is_no_head_wrapped_over_the_line_under_it(tmp_path: Path) -> None:
+    # A name in camel case or an identifier does not wrap: the short line under it in its style ("Compound Frame"),
+    # or one opening lower-case ("read a double value"), says what the name is, and the head is the name alone.
+    with PdfSource(_function_pages(tmp_path / "names.pdf", NAMES)) as src:
+        layouts = [src.layout(n) for n in range(1, src.page_count + 1)]
+    found = outline_headings(detect_headings(layouts))
+    assert [(h.title, h.page) for h in found if h.size > 12] == [("Function Descriptions", 2)] + [
+        (name, k + 3) for k, (name, _) in enumerate(NAMES)]

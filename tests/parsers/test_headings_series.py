@@ -168,3 +168,32 @@ def test_reference_entries_headed_by_their_names_keep_their_sections(tmp_path: P
     doc.save(path)
     doc.close()
     assert [(t, p) for _, t, p in _entries(path)] == expected
+
+
+def test_reference_entries_keep_their_names_when_one_entry_sets_a_note_twice(tmp_path: Path) -> None:
+    # The same entries, many of them; an admonition "Note" is set in the heads' style under a few entries, twice
+    # under one: that entry's cycle names a title twice, the series of sections still stands. A global variable's
+    # name between asterisks ("*default-database*") is a name, not a stray symbol.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 100), "1 Declarations", fontname="hebo", fontsize=20)
+    page.insert_textbox(pymupdf.Rect(72, 120, 540, 400), PROSE, fontname="tiro", fontsize=10)
+    names = [f"def-thing-{n}" for n in range(1, 25)]
+    names[2] = "*default-database*"
+    for k, name in enumerate(names):
+        page = doc.new_page(width=612, height=792)
+        y = 80.0
+        heads = ["Name", "Syntax", "Description", "Examples"]
+        if k in (4, 9, 14):
+            heads = heads[:3] + ["Note"] + (["Note"] if k == 4 else []) + heads[3:]
+        for head in heads:
+            page.insert_text((72, y), head, fontname="hebo", fontsize=17.3)
+            first = f"{name} - Defines a foreign thing." if head == "Name" else PROSE[:150]
+            page.insert_textbox(pymupdf.Rect(120, y + 10, 540, y + 90), first, fontname="tiro", fontsize=10)
+            y += 110
+    path = tmp_path / "ref.pdf"
+    doc.save(path)
+    doc.close()
+    got = [(t, p) for _, t, p in _entries(path)]
+    assert [(t, p) for t, p in got if t not in ("Note",)] == [("1 Declarations", 1)] + [
+        (n, i + 2) for i, n in enumerate(names)]
