@@ -83,8 +83,12 @@ STAGES: dict[str, tuple[str, str]] = {
     # a list's; licence clauses after dotted section numbering; a one-word head over a longer line is whole
     # structure 16 (17t, second round): a leaf split by its headings after the last numbered section drops clauses
     # counting from 0 or 1 again (an appended licence's)
-    "structure": ("16", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
-                       "filings.py, filing_pdf.py, filing_anatomy.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
+    # structure 17 (17u): a drifting stale contents moves its offset; DocBook chapter words from the page; a contents
+    # link into a page's top margin goes to the next page; release heads, function-family names, labels repeated
+    # smaller, one-name heads, reference-entry series with a few repeats, admonitions are no sections; a 10-K's
+    # statements after its signatures get a section from their index page
+    "structure": ("17", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+                       "filings.py, filing_pdf.py, filing_anatomy.py, statements_index.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
     # summaries 3: the description names the kind of report and a current report's Items (issue 16)
