@@ -427,7 +427,7 @@ def _statements_after_signatures(placed: list[tuple[tuple[int, int, int], Entry]
     sig = closing[0][:2] if closing is not None else _signature_page(last_item[0] + 1, page_count, text)
     if sig is None:
         return placed, {}
-    found = next(((p, t) for p in range(sig[0], min(sig[0] + si.LOOK_PAGES, page_count) + 1)
+    found = next(((p, t) for p in range(sig[0] + 1, min(sig[0] + si.LOOK_PAGES, page_count) + 1)
                   if (t := si.index_title(text(p)))), None)
     if found is None:
         return placed, {}
@@ -443,7 +443,7 @@ def _statements_after_signatures(placed: list[tuple[tuple[int, int, int], Entry]
     located = si.locate(rows, index_page, min(end_at[0], page_count), text)
     if len(located) < si.MIN_LISTED:
         return placed, {}
-    has_notes = any(not note and si._NOTES.match(title) for title, _, _, note in located)
+    has_notes = any(not note and si.NOTES_ROW.match(title) for title, _, _, note in located)
     listed = [((page, at, 0), Entry(3 if note and has_notes else 2, title, page)) for title, page, at, note in located]
     out = [x for x in placed if x[0] < sig_at]
     out.append((sig_at, Entry(1, closing[1].title if closing is not None else SIGNATURES_TITLE, sig[0])))

@@ -28,7 +28,7 @@ INDEX_TITLE = re.compile(
 _PAGE = re.compile(r"^(?:F-\s?)?(\d{1,4})$", re.I)
 _ROW_PAGE = re.compile(r"^(?P<title>.*?[A-Za-z)’'])\s*(?:\.[\s.]*)?(?:F-\s?)?(?P<page>\d{1,4})$", re.I)
 _NOTE_NUMBER = re.compile(r"^(?:note\s+)?\d{1,2}\.?$", re.I)
-_NOTES = re.compile(r"^notes\s+to\b", re.I)
+NOTES_ROW = re.compile(r"^notes\s+to\b", re.I)
 _SKIP = re.compile(r"^(?:page|pages?\s+no\.?|table\s+of\s+contents)$", re.I)
 _CONTINUED = re.compile(r"\s*\(?continued\)?$", re.I)
 _SUFFIX = re.compile(r"\s*\((?:PCAOB|Firm)\b[^)]*\)\s*$", re.I)  # "(PCAOB ID 238)": the listing's, not the head's
@@ -78,7 +78,7 @@ def listed_rows(page_text: str) -> list[tuple[str, int | None, bool]]:
             rows.append(_row([*pending, m.group("title")], int(m.group("page"))))
             pending = []
             continue
-        if pending and not _NOTE_NUMBER.match(pending[0]) and _NOTES.match(line):
+        if pending and not _NOTE_NUMBER.match(pending[0]) and NOTES_ROW.match(line):
             rows.append(_row(pending, None))
             pending = []
         pending.append(line)
