@@ -10,9 +10,9 @@
 # the listed PDF from the .deb, gunzip `.pdf.gz`, write TARGET_DIR/<doc_id>.pdf and check the sha256.
 # Idempotent: documents already present with the right sha256 are skipped; .debs are reused.
 # The `group` column says which documents were seen while tuning (tuning; heldout, tuned on since session 17n)
-# and which are only ever run to report (heldout16, picked by benchmarks/pick_heldout.py on 2026-12-03 at the start
-# of session 17u; heldout2 is tuned on since session 17g, heldout3 since 17h, heldout4 since 17k, heldout5 since 17l,
-# heldout6 since 17m, heldout7 since 17n, heldout9 since 17o, heldout10 since 17p, heldout11 since 17q, heldout12 since 17r, heldout13 since 17s, heldout14 since 17t, heldout15 since 17u; heldout8, picked the same way in session 17m after heldout7, was opened by
+# and which are only ever run to report (heldout17, picked by benchmarks/pick_heldout.py on 2026-12-03 at the start
+# of session 17v; heldout2 is tuned on since session 17g, heldout3 since 17h, heldout4 since 17k, heldout5 since 17l,
+# heldout6 since 17m, heldout7 since 17n, heldout9 since 17o, heldout10 since 17p, heldout11 since 17q, heldout12 since 17r, heldout13 since 17s, heldout14 since 17t, heldout15 since 17u, heldout16 since 17v; heldout8, picked the same way in session 17m after heldout7, was opened by
 # that session's lead from the start: a tuning group);
 # see docs/structure.md.
 set -euo pipefail

@@ -248,7 +248,8 @@ def _extra_groups(tsv: Path = EXTRA_TSV) -> dict[str, str]:
     17r), "heldout13" (picked the same way at the start of session 17r, tuned on since session 17s), "heldout14"
     (picked the same way at the start of session 17s, tuned on since session 17t), "heldout15" (picked the same way
     at the start of session 17t, tuned on since session 17u), "heldout16" (picked the same way at the start of
-    session 17u, never tuned on: report only)."""
+    session 17u, tuned on since session 17v), "heldout17" (picked the same way at the start of session 17v, never
+    tuned on: report only)."""
     lines = [ln.split("\t") for ln in tsv.read_text().splitlines() if ln.strip() and not ln.startswith("#")]
     head = lines[0]
     if "group" not in head:
@@ -302,9 +303,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--extra", default=str(DEFAULT_EXTRA), help="held-out manuals (benchmarks/fetch_extra.sh; '' to skip)")
     ap.add_argument("--extra-variants", default="B2,B3", help="variants of the held-out manuals: B2, B3, NT (B3 without "
                     "its printed contents pages, found by benchmarks/index_questions.py; documents without one get no row)")
-    ap.add_argument("--extra-groups", default="extra,heldout,heldout2,heldout3,heldout4,heldout5,heldout6,heldout7,heldout8,heldout9,heldout10,heldout11,heldout12,heldout13,heldout14,heldout15,heldout16",
+    ap.add_argument("--extra-groups", default="extra,heldout,heldout2,heldout3,heldout4,heldout5,heldout6,heldout7,heldout8,heldout9,heldout10,heldout11,heldout12,heldout13,heldout14,heldout15,heldout16,heldout17",
                     help="groups of corpus_extra.tsv to run: extra, heldout, heldout2, heldout3, heldout4, heldout5, heldout6, "
-                         "heldout7, heldout8, heldout9, heldout10, heldout11, heldout12, heldout13, heldout14, heldout15 (all seen while tuning), heldout16 (never tuned on: report only)")
+                         "heldout7, heldout8, heldout9, heldout10, heldout11, heldout12, heldout13, heldout14, heldout15, heldout16 (all seen while tuning), heldout17 (never tuned on: report only)")
     ap.add_argument("--peers", default="pymupdf4llm,pageindex", help="comma list, '' for none")
     ap.add_argument("--peer-variant", default="B2", help="manuals variant the peers run on")
     ap.add_argument("--peers-cached-only", action="store_true", help="use peer results cached by earlier runs, run nothing")
@@ -426,7 +427,8 @@ def main(argv: list[str] | None = None) -> int:
                                         ("extra", f"heldout13-{args.peer_variant}"),
                                         ("extra", f"heldout14-{args.peer_variant}"),
                                         ("extra", f"heldout15-{args.peer_variant}"),
-                                        ("extra", f"heldout16-{args.peer_variant}"))
+                                        ("extra", f"heldout16-{args.peer_variant}"),
+                                        ("extra", f"heldout17-{args.peer_variant}"))
                  if key in wanted}
     peer_files = [(sn, d, src, p) for sn, d, src, p in sets if sn in peer_sets]
     peer_notes: dict[str, str] = {}
@@ -494,7 +496,7 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(f"\n{peer}: {why}")
     table = "\n".join(lines)
     by_kind, kinds_md = kind_table(rows)
-    table += "\n\nBy kind (each document counts once per kind it has; extra-*, heldout-*, heldout2-*, heldout3-*, heldout4-*, heldout5-*, heldout6-*, heldout7-*, heldout8-*, heldout9-*, heldout10-*, heldout11-*, heldout12-*, heldout13-*, heldout14-* and heldout15-* were all seen while tuning; heldout16-* never):\n\n" + kinds_md
+    table += "\n\nBy kind (each document counts once per kind it has; extra-*, heldout-*, heldout2-*, heldout3-*, heldout4-*, heldout5-*, heldout6-*, heldout7-*, heldout8-*, heldout9-*, heldout10-*, heldout11-*, heldout12-*, heldout13-*, heldout14-*, heldout15-* and heldout16-* were all seen while tuning; heldout17-* never):\n\n" + kinds_md
     print(table)
     out = {
         "command": " ".join([Path(sys.executable).name, *sys.argv]),

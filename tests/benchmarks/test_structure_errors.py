@@ -150,7 +150,7 @@ def test_points_lost_add_up_to_one_minus_mean_precision() -> None:
 
 def test_a_never_tuned_group_needs_aggregate_only(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        main(["--variants", "", "--extra-groups", "heldout16"])
+        main(["--variants", "", "--extra-groups", "heldout17"])
     assert "--aggregate-only" in capsys.readouterr().err
 
 
