@@ -7,7 +7,7 @@ tasks), the flow runs through Prefect as before.
 
 Output: one line per document as it finishes (``-v`` adds unchanged ones), each failed document once on
 stderr, then the summary (flows.report.summary_text); on a terminal a progress line (documents done/total,
-pages/s, ETA) is redrawn on stderr. Prefect's own logs default to warnings, flow/task/document logs show
+pages/s, ETA, and what a document being built is doing: "manual: OCR 12/300 pages") is redrawn on stderr. Prefect's own logs default to warnings, flow/task/document logs show
 with ``-v``, and ``-q`` prints errors and failed documents only.
 """
 
@@ -17,7 +17,10 @@ import argparse
 import json
 import logging
 import os
+import shutil
 import sys
+import threading
+import time
 from contextlib import ExitStack, contextmanager
 from typing import Any, Iterator, TextIO
 
@@ -102,7 +105,12 @@ def failed_line(doc: dict[str, Any]) -> str:
 
 
 class Printer:
-    """Prints each document once, as its batch finishes; a redrawn progress line when stderr is a terminal."""
+    """Prints each document once, as its batch finishes; a redrawn progress line when stderr is a terminal.
+
+    Called from the threads building documents (flows.local.Stage) as well as after each batch
+    (flows.local.Progress): every write holds one lock."""
+
+    REDRAW_SECONDS = 0.2  # stage updates closer together than this are not drawn (a batch's end always is)
 
     def __init__(self, verbose: int, quiet: bool, total: int | None = None, out: TextIO | None = None,
                  err: TextIO | None = None):
@@ -111,9 +119,21 @@ class Printer:
         self.err = err or sys.stderr
         self.tty = not quiet and self.err.isatty()
         self.printed: set[tuple[str, str, str]] = set()
+        self._finished: set[str] = set()  # doc_ids whose outcome is in: their late stage messages are not drawn
         self._drawn = False
+        self._lock = threading.RLock()
+        self._stages: dict[str, str] = {}  # doc_id -> what it is doing, for documents being built
+        self._head = f"[0/{total}]" if total else ""
+        self._last_draw = 0.0
+        self._last_text = ""
 
     def document(self, doc: dict[str, Any]) -> None:
+        with self._lock:
+            self._document(doc)
+
+    def _document(self, doc: dict[str, Any]) -> None:
+        self._stages.pop(doc["doc_id"], None)
+        self._finished.add(doc["doc_id"])
         key = (doc["doc_id"], doc.get("uri") or "", doc["status"])
         if key in self.printed:
             return
@@ -125,21 +145,53 @@ class Printer:
             self._clear()
             print(doc_line(doc), file=self.out)
 
-    def __call__(self, event: Any) -> None:  # flows.local.Progress, after each batch
+    def __call__(self, event: Any) -> None:  # flows.local.Progress after each batch, flows.local.Stage as documents build
+        with self._lock:
+            if hasattr(event, "message"):
+                self._stage(event)
+            else:
+                self._batch(event)
+
+    def _stage(self, event: Any) -> None:
+        if event.doc_id in self._finished:
+            return  # a late message from a document already printed
+        self._stages[event.doc_id] = event.message
+        now = time.monotonic()
+        if self.tty and now - self._last_draw >= self.REDRAW_SECONDS:
+            self._draw()
+            self._last_draw = now
+
+    def _batch(self, event: Any) -> None:
         from dataclasses import asdict
 
         for outcome in event.outcomes:
-            self.document(asdict(outcome))
+            self._document(asdict(outcome))
+        total = self.total or (event.done + event.left if event.listed_all else None)
+        rate = event.pages / event.seconds if event.seconds > 0 else 0.0
+        eta = ""
+        if total and event.done:
+            left_s = event.seconds / event.done * (total - event.done)
+            eta = f", ETA {int(left_s // 60)}:{int(left_s % 60):02d}"
+        self._head = f"[{event.done}/{total or '?'}] {rate:.1f} pages/s{eta}"
         if self.tty and (event.left or not event.listed_all):
-            total = self.total or (event.done + event.left if event.listed_all else None)
-            rate = event.pages / event.seconds if event.seconds > 0 else 0.0
-            eta = ""
-            if total and event.done:
-                left_s = event.seconds / event.done * (total - event.done)
-                eta = f", ETA {int(left_s // 60)}:{int(left_s % 60):02d}"
-            self.err.write(f"\r[{event.done}/{total or '?'}] {rate:.1f} pages/s{eta}\x1b[K")
-            self.err.flush()
-            self._drawn = True
+            self._draw()
+
+    def _draw(self) -> None:
+        parts = [self._head] if self._head else []
+        if self._stages:
+            doc_id, message = next(reversed(self._stages.items()))  # the document that spoke last
+            more = f" (+{len(self._stages) - 1} more)" if len(self._stages) > 1 else ""
+            parts.append(f"{doc_id}: {message}{more}" if message else f"{doc_id}{more}")
+        text = terminal.line("  ".join(parts))
+        width = shutil.get_terminal_size((100, 24)).columns
+        if len(text) >= width:  # a wrapped line cannot be redrawn with \r
+            text = text[:max(10, width - 2)] + "\u2026"
+        if self._drawn and text == self._last_text:
+            return
+        self._last_text = text
+        self.err.write(f"\r{text}\x1b[K")
+        self.err.flush()
+        self._drawn = True
 
     def _clear(self) -> None:
         if self._drawn:
@@ -147,9 +199,11 @@ class Printer:
             self._drawn = False
 
     def report(self, report: dict[str, Any]) -> None:
-        self._clear()
-        for doc in report.get("documents", []):
-            self.document(doc)
+        with self._lock:
+            self._stages.clear()
+            self._clear()
+            for doc in report.get("documents", []):
+                self._document(doc)
         if not self.quiet and report.get("counts"):
             from flows.report import summary_text
 

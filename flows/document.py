@@ -28,6 +28,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any, Callable, TypeVar
 
 from flows.deadline import TimeLimitExceeded, remaining, time_limit
+from flows.local import stage_reporter
 from flows.models import document_models
 from flows.report import DocOutcome
 from flows.reuse import Reuse, current_versions, plan_reuse, rebuild_from, work_done
@@ -127,7 +128,7 @@ def parse(path: str, doc_id: str, pipeline: PipelineSettings, sha256: str, store
             log.warning("%s: cannot reuse version %s (%s: %s); parsing the PDF", doc_id, reuse.from_version,
                         type(exc).__name__, exc)
     index = index_document(path, doc_id, pipeline, sha256=sha256, ocr_cache=StoreOcrCache(store) if store else None,
-                           **models)
+                           progress=stage_reporter(doc_id), **models)
     vision_keys = sorted(set(getattr(models.get("vision"), "keys", None) or []))
     if vision_keys:
         index.cache_refs["vision"] = vision_keys

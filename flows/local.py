@@ -10,7 +10,10 @@ messages go to the ``pagetree.flows`` logger instead of the run logger. The run 
 (``STORE/runs/<run-id>.json``) is the same; there is no Prefect artifact. With a Prefect API (deployments,
 ``PREFECT_API_URL``, the test harness) everything runs through Prefect as before.
 
-Progress: ``run_documents`` calls ``progress(...)`` after each batch; the CLI listens with ``listening``.
+Progress: ``run_documents`` calls ``progress(...)`` after each batch, and a document being built reports its
+stage (``Stage``: "OCR 12/300 pages", "summaries 50/1183") through ``stage(...)`` from the thread building it;
+the CLI listens to both with ``listening``. Only documents built in this process report stages (the threads
+runner, the CLI's local mode); the processes and Dask runners report per batch.
 """
 
 from __future__ import annotations
@@ -86,12 +89,20 @@ class Progress:
     outcomes: list[Any]
 
 
-_listeners: list[Callable[[Progress], None]] = []
+@dataclass
+class Stage:
+    """What a document being built in this process is doing (parsers.pipeline.Progress messages)."""
+
+    doc_id: str
+    message: str
+
+
+_listeners: list[Callable[[Any], None]] = []
 
 
 @contextlib.contextmanager
-def listening(fn: Callable[[Progress], None]) -> Iterator[None]:
-    """Call ``fn`` with each ``Progress`` of runs in this process while the block runs."""
+def listening(fn: Callable[[Any], None]) -> Iterator[None]:
+    """Call ``fn`` with each ``Progress`` and ``Stage`` of runs in this process while the block runs."""
     _listeners.append(fn)
     try:
         yield
@@ -99,7 +110,14 @@ def listening(fn: Callable[[Progress], None]) -> Iterator[None]:
         _listeners.remove(fn)
 
 
-def progress(event: Progress) -> None:
+def stage_reporter(doc_id: str) -> Callable[[str], None] | None:
+    """A parsers.pipeline.Progress callback that forwards to the listeners; None when nobody listens."""
+    if not _listeners:
+        return None
+    return lambda message: progress(Stage(doc_id, message))
+
+
+def progress(event: Progress | Stage) -> None:
     for fn in list(_listeners):
         try:
             fn(event)

@@ -23,7 +23,7 @@ import xml.etree.ElementTree as ET
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import pymupdf
 import pytesseract
@@ -386,7 +386,7 @@ def _executor(workers: int, processes: bool) -> Executor:
 
 
 def _run_pool(path: str, pages: list[tuple[int, str | None]], opts: OcrOptions, workers: int,
-              processes: bool) -> dict[int, OcrResult]:
+              processes: bool, page_done: Callable[[], None] | None = None) -> dict[int, OcrResult]:
     results: dict[int, OcrResult] = {}
     with _executor(workers, processes) as pool:
         futures = {n: pool.submit(ocr_page, path, n, label, opts) for n, label in pages}
@@ -397,22 +397,32 @@ def _run_pool(path: str, pages: list[tuple[int, str | None]], opts: OcrOptions, 
                 layout = PageLayout(number=n, width=0, height=0, label=label, text_source="none",
                                     error=f"ocr worker failed: {type(exc).__name__}: {exc}")
                 results[n] = OcrResult(layout=layout)
+            if page_done is not None:
+                page_done()
     return results
 
 
-def ocr_pages(path: str, pages: Iterable[tuple[int, str | None]], opts: OcrOptions, workers: int = 2) -> dict[int, OcrResult]:
-    """OCR (page number, label) pairs of one PDF, in parallel; a failed page has an error, never an exception."""
+def ocr_pages(path: str, pages: Iterable[tuple[int, str | None]], opts: OcrOptions, workers: int = 2,
+              page_done: Callable[[], None] | None = None) -> dict[int, OcrResult]:
+    """OCR (page number, label) pairs of one PDF, in parallel; a failed page has an error, never an exception.
+
+    ``page_done`` is called once per page as its reading is collected (in page order), for progress output."""
     pages = list(pages)
     if not pages:
         return {}
     workers = max(1, min(workers, len(pages)))
     if workers == 1:
         try:
-            return {n: ocr_page(str(path), n, label, opts) for n, label in pages}
+            out = {}
+            for n, label in pages:
+                out[n] = ocr_page(str(path), n, label, opts)
+                if page_done is not None:
+                    page_done()
+            return out
         finally:
             _close_docs()
     processes = _can_spawn()
-    results = _run_pool(str(path), pages, opts, workers, processes)
+    results = _run_pool(str(path), pages, opts, workers, processes, page_done)
     broken = [(n, label) for n, label in pages if (results[n].layout.error or "").startswith("ocr worker failed")]
     for n, label in broken if processes else []:
         # A crashed worker (MuPDF on a broken image) fails every queued page: retry each alone, in its own

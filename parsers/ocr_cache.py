@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import pymupdf
 
@@ -81,15 +81,24 @@ def alias_key(doc_sha: str, number: int, engine_info: dict[str, Any]) -> str:
 
 def read_pages(pdf: Any, todo: list[int], labels: list[str | None], opts: OcrOptions, workers: int,
                cache: PageCache | None, tesseract_version: str,
-               doc_sha: str | None = None) -> tuple[dict[int, OcrResult], list[str], int]:
+               doc_sha: str | None = None,
+               progress: Callable[[int, int], None] | None = None) -> tuple[dict[int, OcrResult], list[str], int]:
     """OCR ``todo`` pages of ``pdf`` (a PdfSource), taking what ``cache`` holds: (results, keys used, hits).
 
     Without a cache this is parsers.ocr.ocr_pages. New clean readings are put in the cache; with ``doc_sha``
-    an alias per page (``alias_key``) lets the next build of the same bytes skip rendering for keys."""
+    an alias per page (``alias_key``) lets the next build of the same bytes skip rendering for keys.
+    ``progress(done, total)`` is called as pages are read (cached pages count as done at once)."""
     from parsers.ocr import ocr_pages
 
+    done = [0]
+
+    def page_done() -> None:
+        done[0] += 1
+        if progress is not None:
+            progress(done[0], len(todo))
+
     if cache is None:
-        return ocr_pages(str(pdf.path), [(n, labels[n - 1]) for n in todo], opts, workers), [], 0
+        return ocr_pages(str(pdf.path), [(n, labels[n - 1]) for n in todo], opts, workers, page_done), [], 0
     info = engine(opts, tesseract_version)
     aliases = {n: alias_key(doc_sha, n, info) for n in todo} if doc_sha else {}
     keys: dict[int, str] = {}
@@ -115,7 +124,8 @@ def read_pages(pdf: Any, todo: list[int], labels: list[str | None], opts: OcrOpt
                 pass
     missing = [n for n in todo if n not in results]
     hits = len(results)
-    results.update(ocr_pages(str(pdf.path), [(n, labels[n - 1]) for n in missing], opts, workers))
+    done[0] = hits
+    results.update(ocr_pages(str(pdf.path), [(n, labels[n - 1]) for n in missing], opts, workers, page_done))
     stored = {n for n in results if n not in missing}
     for n in missing:
         entry = to_entry(results[n], info) if n in keys else None

@@ -56,14 +56,16 @@ def _ranges(pages: list[int]) -> str:
 def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: int = 300, timeout: float = 120.0,
                   max_pixels: int = 40_000_000, vision_below: float = 60.0, vision_max_pages: int = 50,
                   vision: Vision | None = None, workers: int | None = None, bold: bool = False,
-                  cache: PageCache | None = None, doc_sha: str | None = None) -> OcrStage:
+                  cache: PageCache | None = None, doc_sha: str | None = None,
+                  progress: Callable[[str], None] | None = None) -> OcrStage:
     """Classify, OCR and describe pages of ``pdf`` in place (set_layout); raises DependencyError if tesseract is needed but missing.
 
     ``bold`` marks OCR lines bold from their stroke width (ocr_layout.mark_bold). Off by default: on the
     scanned manuals it lowered structure F1 (figures in docs/ocr.md, "Bold"), because the headings detector
     then promotes bold list items, as it does on born-digital pages.
     ``cache`` (parsers/ocr_cache.py) holds readings by page image: a page found there is not OCR'd again
-    (``doc_sha``, the document's sha256, lets a rebuild of the same bytes find them without rendering)."""
+    (``doc_sha``, the document's sha256, lets a rebuild of the same bytes find them without rendering).
+    ``progress`` gets "OCR <done>/<total> pages" as pages are read, then "vision <done>/<total> pages"."""
     stage = OcrStage()
     kinds: dict[int, PageKind] = {}
     huge: list[int] = []
@@ -98,7 +100,7 @@ def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: i
             ocr_info["rotation"] = "OSD data missing (apt package tesseract-ocr-osd): no auto-rotation"
         labels = pdf.labels()
         results, keys, cache_hits = read_pages(pdf, todo, labels, opts, workers or default_workers(), cache, engine_version,
-                                              doc_sha)
+                                              doc_sha, (lambda d, t: progress(f"OCR {d}/{t} pages")) if progress else None)
         stage.cache_keys = keys
         stage.stats.update(ocr_cache_hits=cache_hits, ocr_pages_read=len(todo) - cache_hits)
         errors, blank, rotated, downscaled, notes, kept = {}, [], {}, {}, {}, []
@@ -142,11 +144,12 @@ def run_ocr_stage(pdf: PdfSource, *, ocr: bool = True, lang: str = "eng", dpi: i
     # Page health goes with the classes: a damaged file publishes, marked (manifest stats.warnings, run report).
     stage.stats["warnings"] = damage_warnings(pdf, by_kind[PageKind.BLANK.value], _ranges)
     wanted = sorted(by_kind[PageKind.FIGURE_HEAVY.value] + low)
-    _describe(pdf, wanted, vision, vision_max_pages, stage)
+    _describe(pdf, wanted, vision, vision_max_pages, stage, progress)
     return stage
 
 
-def _describe(pdf: PdfSource, wanted: list[int], vision: Vision | None, max_pages: int, stage: OcrStage) -> None:
+def _describe(pdf: PdfSource, wanted: list[int], vision: Vision | None, max_pages: int, stage: OcrStage,
+              progress: Callable[[str], None] | None = None) -> None:
     """Call the vision model on figure-heavy and poorly read pages; without one, only flag them."""
     info: dict[str, Any] = {"wanted": _ranges(wanted)}
     stage.decisions["vision"] = info
@@ -157,7 +160,10 @@ def _describe(pdf: PdfSource, wanted: list[int], vision: Vision | None, max_page
         info["skipped"] = "no vision model configured: pages keep their text/OCR"
         return
     described, empty, errors = [], [], {}
-    for n in wanted[:max_pages]:
+    sent = wanted[:max_pages]
+    for i, n in enumerate(sent):
+        if progress is not None:
+            progress(f"vision {i}/{len(sent)} pages")
         try:
             desc = vision(page_png(pdf.doc[n - 1]))
         except Exception as exc:  # a provider failure must never block indexing

@@ -85,7 +85,19 @@ def file_sha256(path: str | Path) -> str:
     return digest.hexdigest()
 
 
+# What a long build is doing, for a progress line: "text 400/1321 pages", "OCR 12/300 pages", "vision 2/5 pages",
+# "structure", "summaries 50/1183" (flows/document.py forwards it to the CLI's progress line).
 Progress = Callable[[str], None]
+PROGRESS_PAGES = 200  # text extraction reports every this many pages
+
+
+def _read_texts(pdf: PdfSource, progress: Progress | None) -> list[str]:
+    texts = []
+    for n in range(1, pdf.page_count + 1):
+        if progress and n % PROGRESS_PAGES == 1:
+            progress(f"text {n - 1}/{pdf.page_count} pages")
+        texts.append(pdf.text(n))
+    return texts
 
 
 def _metadata_title(pdf: PdfSource) -> str:
@@ -132,15 +144,17 @@ def index_document(
                             progress=progress, model_usage=model_usage)
     with PdfSource(path, OpenLimits(settings.max_bytes, settings.max_pages)) as pdf:
         labels = pdf.labels()
-        texts = [pdf.text(n) for n in range(1, pdf.page_count + 1)]
+        texts = _read_texts(pdf, progress)
         t_text = time.perf_counter()
         # OCR stage (parsers/ocr_stage.py): scanned pages get OCR layouts before structure runs; workers don't change output.
         ocr = run_ocr_stage(pdf, ocr=settings.ocr, lang=settings.ocr_lang, dpi=settings.ocr_dpi, timeout=settings.ocr_timeout,
                             max_pixels=settings.ocr_max_pixels, vision_below=settings.vision_below_confidence,
                             vision_max_pages=settings.vision_max_pages, vision=vision, workers=ocr_workers,
-                            cache=ocr_cache, doc_sha=sha)
+                            cache=ocr_cache, doc_sha=sha, progress=progress)
         texts = [pdf.text(n) for n in range(1, pdf.page_count + 1)]
         t_ocr = time.perf_counter()
+        if progress:
+            progress("structure")
         structure = recover_structure(pdf, llm_hook=llm_structure, max_leaf_pages=settings.max_leaf_pages,
                                       outline_split_factor=settings.outline_split_factor)
         title = _doc_title(pdf, path)
@@ -163,6 +177,8 @@ def index_document(
     own = assign_text(root, [p.text for p in pages])
     clip_titles(root, own)  # a hostile 100 KB outline title stays whole in the text, not in the tree
     title = root.title
+    if progress:
+        progress(f"summaries 0/{len(own)}")
     # Model summaries when a summarizer is given (extractive fallback per node), else extractive; see parsers/summarize.py.
     # model_usage (providers.usage.Usage) accounts summaries, vision and structure calls together in stats["model"].
     summaries = summarize_document(root, own, summarizer, doc_title=title, page_count=len(pages), usage=model_usage,

@@ -340,7 +340,7 @@ def summarize_tree(
         if any(c.node_id in degraded for c in node.nodes):
             degraded.add(node.node_id)
         done = sum(run.sources.values())
-        if progress and (done % 50 == 0 or done == run.nodes):
+        if progress and (done % 10 == 0 or done == run.nodes):
             progress(done, run.nodes)
 
     try:

@@ -101,15 +101,11 @@ def test_ingest_prints_each_failure_once_and_honours_quiet_and_verbose(samples_d
     assert not list((tmp_path / "prefect-home").rglob("*.db"))
 
 
-def test_progress_is_drawn_on_a_terminal_only(samples_dir: Path, tmp_path: Path) -> None:
-    src = tmp_path / "two"
-    src.mkdir()
-    for name in ("manual.pdf", "filing.pdf"):
-        shutil.copy(samples_dir / name, src / name)
-    args = ("--no-ocr", "--workers", "1", "--batch-size", "1")
+def _on_terminal(tmp_path: Path, *argv: str) -> tuple[subprocess.CompletedProcess, bytes]:
+    """Run the CLI with stderr on a pseudo-terminal: (the run, every byte drawn there)."""
     primary, secondary = pty.openpty()
     try:
-        done = _cli(tmp_path, "ingest", str(src), "--store", str(tmp_path / "a"), *args, stderr=secondary)
+        done = _cli(tmp_path, *argv, stderr=secondary)
         os.close(secondary)
         secondary = -1
         drawn = b""
@@ -125,10 +121,29 @@ def test_progress_is_drawn_on_a_terminal_only(samples_dir: Path, tmp_path: Path)
         os.close(primary)
         if secondary >= 0:
             os.close(secondary)
+    return done, drawn
+
+
+def test_progress_is_drawn_on_a_terminal_only(samples_dir: Path, tmp_path: Path) -> None:
+    src = tmp_path / "two"
+    src.mkdir()
+    for name in ("manual.pdf", "filing.pdf"):
+        shutil.copy(samples_dir / name, src / name)
+    args = ("--no-ocr", "--workers", "1", "--batch-size", "1")
+    done, drawn = _on_terminal(tmp_path, "ingest", str(src), "--store", str(tmp_path / "a"), *args)
     assert done.returncode == 0
     assert re.search(rb"\[1/2\] [0-9.]+ pages/s, ETA \d+:\d\d", drawn), drawn
     plain = _cli(tmp_path, "ingest", str(src), "--store", str(tmp_path / "b"), *args)
     assert "pages/s" not in plain.stderr and "\r" not in plain.stdout + plain.stderr
+
+
+def test_a_document_being_built_shows_its_stage_on_a_terminal(samples_dir: Path, tmp_path: Path) -> None:
+    # One document is the whole run: without its stages the line would sit at [0/1] until it is done.
+    done, drawn = _on_terminal(tmp_path, "index", str(samples_dir / "scanned.pdf"), "--store", str(tmp_path / "s"))
+    assert done.returncode == 0, done.stdout
+    shown = [part.split(b"\x1b[K")[0] for part in drawn.split(b"\r")]
+    assert any(re.fullmatch(rb"\[0/1\]  scanned: OCR 1/1 pages", line) for line in shown), drawn
+    assert "new       scanned" in done.stdout and "OCR 1/1" not in done.stdout  # stages go to the terminal line only
 
 
 def test_program_version_and_document_version_flags_read_clearly(tmp_path: Path) -> None:
