@@ -220,7 +220,10 @@ class LexicalIndex:
         tokens = tokenize(question)
         # A question made only of such words ("Debian package" in a book on Debian packaging) asks about them: they
         # are then its terms, as document selection keeps them (query.search), instead of leaving nothing to match.
-        naming = self.naming if any(t not in self.naming for t in tokens) else frozenset()
+        # Its other words count only where the document prints them: "Where does the manual explain mlpy?" in a
+        # book that never prints "explain" is a question about mlpy, not about "explain" (session 17v).
+        printed = self.page_bm25.postings
+        naming = self.naming if any(t not in self.naming and t in printed for t in tokens) else frozenset()
         for t in tokens:
             weights[t] = weights.get(t, 0.0) + (name_weight if t in naming else 1.0)
         return {t: w for t, w in weights.items() if w > 0}

@@ -128,6 +128,20 @@ def test_a_question_made_only_of_the_documents_name_still_finds_pages():
     assert hits and hits[0].pages == [2]
 
 
+def test_a_question_whose_other_words_the_document_never_prints_asks_about_its_name():
+    """ "Where does the manual explain widget?" in a Widget manual that never prints "explain": the question is about
+    the widget, so the name's words are its terms (before, only "explain" was left, and nothing was found)."""
+    pages = ["Calibration of the sensor is done monthly.", "The widget is a small box with a sensor in it.",
+             "Other matters."]
+    tree = Node("0000", "Widget Manual", 0, 1, 3, nodes=[Node("0001", "Calibration", 1, 1, 1),
+                                                       Node("0002", "About", 1, 2, 2), Node("0003", "Other", 1, 3, 3)])
+    doc = FakeDoc(pages, tree, "manual")
+    question = "Where does the manual explain widget?"
+    assert LexicalIndex(doc).query_terms(question) == {"manual": 1.0, "explain": 1.0, "widget": 1.0}
+    hits, _ = lexical_search(doc, question, top_k=1)
+    assert hits and hits[0].pages == [2]
+
+
 def test_a_year_in_the_title_still_steers_inside_the_document():
     """A 10-K's title names its fiscal year; inside it, the pages that print that year's figures answer "FY2022"."""
     pages = ["Revenue for 2021 was 5 million dollars.", "Revenue for 2022 was 7 million dollars.", "Other matters."]
