@@ -17,6 +17,10 @@ a page that merely mentions cash flows. A node's score is the best score of its
 pages (the propagation up the tree); the navigator descends from the root like
 a reader, always opening the most promising unexplored section, and reads a
 section's best pages first.
+
+The question's words are its query terms, less the words that name the document (its title, its kind), and less the
+frame of a question whose subject is the document itself: in "Where does the manual explain X?" only X is asked
+(:func:`asked_part`; the verb says what the document does, and pages that print it are no better answers).
 """
 
 from __future__ import annotations
