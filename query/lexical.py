@@ -17,6 +17,10 @@ a page that merely mentions cash flows. A node's score is the best score of its
 pages (the propagation up the tree); the navigator descends from the root like
 a reader, always opening the most promising unexplored section, and reads a
 section's best pages first.
+
+The question's words are its query terms, less the words that name the document (its title, its kind), and less the
+frame of a question whose subject is the document itself: in "Where does the manual explain X?" only X is asked
+(:func:`asked_part`; the verb says what the document does, and pages that print it are no better answers).
 """
 
 from __future__ import annotations
@@ -82,6 +86,37 @@ def naming_of(doc: Any) -> frozenset[str]:
     title = getattr(doc.tree, "title", None)
     return frozenset(t for t in tokenize(f"{title if isinstance(title, str) else doc.tree.root.title} {profile_of(doc)}")
                      if not t.isdigit())
+
+
+# A question that asks what the document does: a question word, an auxiliary "do", then its subject and verb.
+_DO_QUESTION = re.compile(r"^\W*(?:where|what|how|which|when|why|in\s+(?:what|which)\s+\w+)\s+(?:does|do|did)\s+(.+)$",
+                          re.IGNORECASE | re.DOTALL)
+_POSSESSIVE = re.compile(r"['\u2019]s?$")
+
+
+def asked_part(question: str, naming: frozenset[str]) -> str:
+    """What a question asks about, without the frame that names the document as the subject of its verb: "Where does
+    the manual explain sensor calibration?" asks about "sensor calibration?". The subject must be the document's own
+    name words (and words tokenize drops: "the", "this"), not possessive (in "What did Globex's revenue do?" the name
+    opens a longer subject), and the verb must have an object after it; any other question is returned whole."""
+    m = _DO_QUESTION.match(question)
+    if not m or not naming:
+        return question
+    words = m.group(1).split()
+    named = False
+    for i, word in enumerate(words):
+        tokens = tokenize(word)
+        if tokens and not all(t in naming for t in tokens):
+            break
+        if _POSSESSIVE.search(word):
+            return question
+        named = named or bool(tokens)
+    else:
+        return question
+    rest = words[i + 1:]
+    if not named or not rest or not words[i].isalpha():
+        return question
+    return " ".join(rest)
 
 
 def pairs(tokens: list[str]) -> list[str]:
@@ -217,10 +252,15 @@ class LexicalIndex:
         """{query token: weight}. Tokens that name the document itself (its title, its kind: "the manual",
         "3M", "10-K") picked the document; inside it every page is about them, so they weigh ``name_weight``."""
         weights: dict[str, float] = {}
-        tokens = tokenize(question)
+        # "Where does the manual explain X?": when the document itself is the subject of the question, the verb says
+        # what the document does (explain, describe, cover), not what the question is about; only X is asked.
+        tokens = tokenize(asked_part(question, self.naming))
         # A question made only of such words ("Debian package" in a book on Debian packaging) asks about them: they
         # are then its terms, as document selection keeps them (query.search), instead of leaving nothing to match.
-        naming = self.naming if any(t not in self.naming for t in tokens) else frozenset()
+        # Its other words count only where the document prints them: "Where does the manual explain mlpy?" in a
+        # book that never prints "explain" is a question about mlpy, not about "explain" (session 17v).
+        printed = self.page_bm25.postings
+        naming = self.naming if any(t not in self.naming and t in printed for t in tokens) else frozenset()
         for t in tokens:
             weights[t] = weights.get(t, 0.0) + (name_weight if t in naming else 1.0)
         return {t: w for t, w in weights.items() if w > 0}

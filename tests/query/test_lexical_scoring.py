@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from index_store.model import Node
-from query.lexical import LexicalIndex, lexical_search
+from query.lexical import LexicalIndex, asked_part, lexical_search
 
 
 class FakeDoc:
@@ -109,7 +109,7 @@ def test_words_that_name_the_document_do_not_steer_inside_it():
     tree = Node("0000", "Widget Manual", 0, 1, 3, nodes=[Node("0001", "About", 1, 1, 1),
                                                        Node("0002", "Calibration", 1, 2, 2), Node("0003", "Other", 1, 3, 3)])
     doc = FakeDoc(pages, tree, "manual")
-    question = "Where does the manual explain sensor calibration?"
+    question = "Sensor calibration, as the manual explains it"
     assert LexicalIndex(doc).query_terms(question, name_weight=0.0) == {"explain": 1.0, "sensor": 1.0, "calibration": 1.0}
     hits, _ = lexical_search(doc, question, top_k=1, name_weight=0.0)
     assert hits[0].pages == [2]
@@ -125,6 +125,20 @@ def test_a_question_made_only_of_the_documents_name_still_finds_pages():
     doc = FakeDoc(pages, tree, "manual")
     assert LexicalIndex(doc).query_terms("Widget manual") == {"widget": 1.0, "manual": 1.0}
     hits, _ = lexical_search(doc, "Widget manual", top_k=1)
+    assert hits and hits[0].pages == [2]
+
+
+def test_a_question_whose_other_words_the_document_never_prints_asks_about_its_name():
+    """ "How is the widget explained in the manual?" in a Widget manual that never prints "explain": the question is
+    about the widget, so the name's words are its terms (before, only "explain" was left, and nothing was found)."""
+    pages = ["Calibration of the sensor is done monthly.", "The widget is a small box with a sensor in it.",
+             "Other matters."]
+    tree = Node("0000", "Widget Manual", 0, 1, 3, nodes=[Node("0001", "Calibration", 1, 1, 1),
+                                                       Node("0002", "About", 1, 2, 2), Node("0003", "Other", 1, 3, 3)])
+    doc = FakeDoc(pages, tree, "manual")
+    question = "How is the widget explained in the manual?"
+    assert LexicalIndex(doc).query_terms(question) == {"widget": 1.0, "explain": 1.0, "manual": 1.0}
+    hits, _ = lexical_search(doc, question, top_k=1)
     assert hits and hits[0].pages == [2]
 
 
@@ -345,3 +359,28 @@ def test_a_filings_short_lines_are_table_rows_not_definitions():
     idx = LexicalIndex(doc)
     assert idx.defined == {}
     assert idx.score("Scenario") == idx.score("Scenario", definition_weight=0.0)
+
+
+def test_the_verb_of_a_question_whose_subject_is_the_document_is_not_what_it_asks():
+    """ "Where does the manual explain sensor calibration?": the manual explains, the question asks about sensor
+    calibration. A page that prints "explain" near "sensor" (a list of error explanations) must not beat the page on
+    calibration, as it did while "explain" was a query term."""
+    pages = ["Calibration\nSensor calibration is done monthly with the reference weight.",
+             "Explain codes\nexplain sensor: the sensor reports an explain code; explain sensor fault; explain reset.",
+             "Other matters."]
+    tree = Node("0000", "Widget Manual", 0, 1, 3, nodes=[Node("0001", "Calibration", 1, 1, 1),
+                                                       Node("0002", "Explain codes", 1, 2, 2), Node("0003", "Other", 1, 3, 3)])
+    doc = FakeDoc(pages, tree, "manual")
+    question = "Where does the manual explain sensor calibration?"
+    hits, _ = lexical_search(doc, question, top_k=1)
+    assert hits and hits[0].pages == [1]
+    assert LexicalIndex(doc).query_terms(question) == {"sensor": 1.0, "calibration": 1.0}
+
+
+def test_only_the_document_as_subject_makes_a_question_frame():
+    naming = frozenset({"widget", "manual", "globex"})
+    assert asked_part("What does the Widget manual say about ports?", naming) == "about ports?"
+    # The name opens a longer subject, the subject is not the document, or the verb has no object: the whole question.
+    for question in ("What did Globex's revenue do in 2022?", "Where does the user explain ports?",
+                     "Where does the manual explain?", "How much did Globex spend on ports?"):
+        assert asked_part(question, naming) == question
