@@ -331,6 +331,30 @@ def _lookup(idx: dict[tuple[str, int], list[int]], pn: PageNumber, after: int) -
     return later[0] if later else None
 
 
+MIN_TITLE_HITS = 0.5  # of the entries whose titles must stand on the pages an offset gives them, to overrule the folios
+
+
+def _hits(entries: Sequence[TocEntry], keys: Sequence[str], finder: "_Finder", offset: int | None,
+          toc_pages: set[int]) -> int:
+    """How many arabic-numbered entries have their title on the page their number gives at ``offset``."""
+    if offset is None:
+        return 0
+    return sum(1 for e, key in zip(entries, keys) if e.page is not None and e.page.kind == "arabic" and len(key) >= 3
+               and (e.page.value + offset) not in toc_pages and finder.on(key, e.page.value + offset))
+
+
+def _title_pairs(entries: Sequence[TocEntry], keys: Sequence[str], finder: "_Finder", body_start: int,
+                 page_count: int) -> list[tuple[int, int]]:
+    """(printed, physical) for the first three body pages that hold each arabic-numbered entry's title."""
+    pairs: list[tuple[int, int]] = []
+    for e, key in zip(entries, keys):
+        if e.page is None or e.page.kind != "arabic" or len(key) < 6:
+            continue
+        for p in finder.pages_with(key, body_start, page_count)[:3]:
+            pairs.append((e.page.value, p))
+    return pairs
+
+
 def map_entries(
     entries: list[TocEntry],
     texts: Sequence[str],
@@ -365,13 +389,22 @@ def map_entries(
                 pairs.append((e.page.value, p))
                 break
     method = "labels+folios" if pairs else "titles"
+    folio_numbers = False
     if not pairs:
-        # Title voting: where does each title appear in the body? Weight by uniqueness.
-        for e, key in zip(entries, keys):
-            if e.page is None or e.page.kind != "arabic" or len(key) < 6:
-                continue
-            for p in finder.pages_with(key, body_start, page_count)[:3]:
-                pairs.append((e.page.value, p))
+        pairs = _title_pairs(entries, keys, finder, body_start, page_count)
+    elif not lab_idx:
+        # The contents may number the file's pages rather than the folios printed on them (a word processor's
+        # contents counting the unnumbered title pages): when the titles stand on the pages their numbers give at
+        # another offset, and at the folios' offset on less than half as many, the folios are not the contents'.
+        # Titles are voted for only when the folios' offset places fewer than half of them: a cost of the rare case.
+        folio_off = vote_offset(pairs)
+        folio_hits = _hits(entries, keys, finder, folio_off, set(toc_pages))
+        if folio_hits < MIN_TITLE_HITS * len(entries):
+            by_titles = _title_pairs(entries, keys, finder, body_start, page_count)
+            title_off = vote_offset(by_titles)
+            title_hits = _hits(entries, keys, finder, title_off, set(toc_pages)) if title_off != folio_off else 0
+            if title_hits >= MIN_TITLE_HITS * len(entries) and title_hits >= 2 * folio_hits:
+                pairs, method, fol_idx, folio_numbers = by_titles, "titles", {}, True
     dominant = vote_offset(pairs)
     if dominant is None:
         # No labels, no folios, no title found in the body (a body without a text layer): assume the main
@@ -563,7 +596,8 @@ def map_entries(
         counts={k: counts.get(k, 0) for k in ("verified", "corrected", "linked", "located", "unverifiable")},
         mapping=[list(s) for s in segments],
         method=method,
-        decisions={"dominant_offset": dominant, "folio_pages": len(folios), "labels": any(labels)},
+        decisions={"dominant_offset": dominant, "folio_pages": len(folios), "labels": any(labels),
+                   **({"folios_not_listed": True} if folio_numbers else {})},
     )
 
 
