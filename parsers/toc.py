@@ -837,7 +837,8 @@ def _heads_title(title: str, page_text: str) -> bool:
 def _mark_anchors_at_foot(entries: list[TocEntry], page_count: int, text: Callable[[int], str],
                           layout: Callable[[int], PageLayout]) -> None:
     """Mark ``link_at_foot`` on an entry whose link's destination lies at the foot of its page, below every line of its
-    body, when that page does not print the title and the next page does (``parsers.offsets`` then takes the next).
+    body, when that page does not print the title, or names it only in passing (in prose, not as a line of its own)
+    while the next page sets it as a line of its own, and the next page does (``parsers.offsets`` then takes the next).
 
     A generator that sets a section's anchor where its space before begins leaves it at the foot of the page before
     the heading when the heading moved on (DocBook's FOP). A destination with text after it on its page is where the
@@ -848,12 +849,15 @@ def _mark_anchors_at_foot(entries: list[TocEntry], page_count: int, text: Callab
         if y is None or e.link is None or not 1 <= e.link < page_count:
             continue
         key = _compact(e.title)
-        if len(key) < 3 or key in _compact(text(e.link)) or key not in _compact(text(e.link + 1)):
+        if len(key) < 3 or key not in _compact(text(e.link + 1)):
             continue
+        mentioned = key in _compact(text(e.link))
+        if mentioned and (_heads_title(e.title, text(e.link)) or not _heads_title(e.title, text(e.link + 1))):
+            continue  # the page names the title: only in passing when it heads it nowhere and the next page does
         lay = layout(e.link)
         height = lay.height or 1.0
         body = [ln for ln in lay.lines if ln.y0 < height * FOOT_ZONE]
-        if (len(body) >= 3 and 1 <= y < min(ln.y0 for ln in lay.lines) - 1
+        if (not mentioned and len(body) >= 3 and 1 <= y < min(ln.y0 for ln in lay.lines) - 1
                 and _heads_title(e.title, text(e.link + 1))):
             # Above every line of its page, its running head too: an anchor set before a page break that the heading
             # followed onto the next page (dblatex's reference entries, each on a new page: the contents prints the next
@@ -863,9 +867,17 @@ def _mark_anchors_at_foot(entries: list[TocEntry], page_count: int, text: Callab
             # the contents prints that page's number, and the author's anchor is there).
             e.extra["link_at_foot"] = True
             continue
-        if not height / 2 <= y < height * FOOT_ZONE or not lay.lines:
+        if not lay.lines:
             continue
-        if not any(ln.y1 > y + 1 and ln.y0 < height * FOOT_ZONE for ln in lay.lines):
+        # An anchor in the foot zone still counts when it lies above the page's lowest line there (its folio) and
+        # below every other line: the body ran low, and the anchor sits between its last line and the folio.
+        lowest = max(lay.lines, key=lambda ln: ln.y0)
+        folio = lowest if lowest.y0 >= height * FOOT_ZONE else None
+        top = max(height * FOOT_ZONE, folio.y0 - 1 if folio is not None else 0.0)
+        if not height / 2 <= y < top:
+            continue
+        deep = y >= height * FOOT_ZONE
+        if not any(ln.y1 > y + 1 and (ln.y0 < height * FOOT_ZONE or deep and ln is not folio) for ln in lay.lines):
             e.extra["link_at_foot"] = True
 
 
