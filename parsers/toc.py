@@ -28,6 +28,9 @@ _HEADING_RE = re.compile(
     r"inneh[aå]ll(?:sf[oö]rteckning)?|sis[aä]llys(?:luettelo)?|obsah|spis\s+tre[sś]ci|содержание|оглавление|目次|目录)\s*:?\s*$",
     re.I,
 )
+# The section number a document may give its contents' own heading ("1 Table of contents", ConTeXt's), where the contents
+# then lists itself as its first entry, with a page number ("1 Table of contents 2"), which the heading has not.
+_SECTION_NUMBER = re.compile(r"^\s*\d{1,2}(?:\.\d{1,2})*\.?\s+(?=\S)")
 # Lists that look like a TOC but are not one.
 _NOT_TOC_RE = re.compile(r"^\s*(?:list\s+of\s+(?:figures|tables|illustrations|listings|examples)|index|glossary)\s*$", re.I)
 # A running head naming an index or a generated list the page belongs to, with its section number and folio ("4.1
@@ -238,6 +241,11 @@ def running_contents_head(text: str) -> bool:
     return parse_page_number(words[-1]) is not None and bool(_HEADING_RE.match(" ".join(words[:-1])))
 
 
+def _numbered_heading(text: str) -> bool:
+    """A contents heading, with or without a section number before it ("1 Table of contents")."""
+    return bool(_HEADING_RE.match(text) or _HEADING_RE.match(_SECTION_NUMBER.sub("", text, count=1)))
+
+
 def is_heading(text: str) -> bool:
     return bool(_HEADING_RE.match(text))
 
@@ -432,7 +440,7 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
     if first:
         # The last "Contents" line among the first ones: a running "Table of Contents" link may come first.
         for i, ln in enumerate(lines[:10]):
-            if _HEADING_RE.match(ln.text):
+            if _numbered_heading(ln.text):
                 start = i + 1
     body: list[Line] = []
     sizes = Counter(round(ln.size) for ln in lines)
@@ -791,7 +799,7 @@ def find_toc(
     body_on_last_page = False
     after_prose = None  # the index in ``pages`` of the page whose list, below prose, started the last block
     for k, (lay, lines) in enumerate(zip(layouts, reading)):
-        heading = any(_HEADING_RE.match(ln.text) for ln in lines[:8])
+        heading = any(_numbered_heading(ln.text) for ln in lines[:8])
         read = read_page_entries(lay, keys, first=heading, lines=lines, running=running)
         body_on_last_page = bool(body_after_listing(read))
         page_raws = credible_entries(read)
