@@ -283,6 +283,9 @@ class _Finder:
         if not 1 <= n <= len(self.texts) or not key:
             return False
         lines = self._page_lines(n)
+        if len(key) >= _TITLE_KEY_CHARS + 8:
+            # A key cut at its length limit ("... indicator of ranked lis"): the line, or two joined, open with it.
+            return any(ln.startswith(key) or f"{ln} {nxt}".startswith(key) for ln, nxt in zip(lines, lines[1:] + [""]))
         return any(ln == key or f"{ln} {nxt}" == key for ln, nxt in zip(lines, lines[1:] + [""]))
 
     def _page_lines(self, n: int) -> list[str]:
