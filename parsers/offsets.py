@@ -335,6 +335,8 @@ def _lookup(idx: dict[tuple[str, int], list[int]], pn: PageNumber, after: int) -
 
 
 MIN_TITLE_HITS = 0.5  # of the entries whose titles must stand on the pages an offset gives them, to overrule the folios
+MIN_TITLE_VOTES = 3  # and at least this many of them: one or two titles found elsewhere (a figure page with a folio
+# and no text layer, the heading under it on the next page) are no evidence against the folios
 
 
 def _hits(entries: Sequence[TocEntry], keys: Sequence[str], finder: "_Finder", offset: int | None,
@@ -406,7 +408,8 @@ def map_entries(
             by_titles = _title_pairs(entries, keys, finder, body_start, page_count)
             title_off = vote_offset(by_titles)
             title_hits = _hits(entries, keys, finder, title_off, set(toc_pages)) if title_off != folio_off else 0
-            if title_hits >= MIN_TITLE_HITS * len(entries) and title_hits >= 2 * folio_hits:
+            if (title_hits >= max(MIN_TITLE_VOTES, MIN_TITLE_HITS * len(entries))
+                    and title_hits >= 2 * folio_hits):
                 pairs, method, fol_idx, folio_numbers = by_titles, "titles", {}, True
     dominant = vote_offset(pairs)
     if dominant is None:
