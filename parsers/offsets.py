@@ -334,7 +334,11 @@ def _lookup(idx: dict[tuple[str, int], list[int]], pn: PageNumber, after: int) -
     return later[0] if later else None
 
 
-MIN_TITLE_HITS = 0.5  # of the entries whose titles must stand on the pages an offset gives them, to overrule the folios
+MAX_FOLIO_HITS = 0.5  # the folios' offset is questioned when it puts fewer of the titles than this on their pages
+# The share of the entries whose titles must stand on the pages another offset gives them, to overrule the folios: most
+# of them, as where the contents numbers the file's pages; a contents older than its body (sections grown, entries found
+# a page or two further on as the book goes) has no one offset that holds for most of it, and keeps its folios.
+MIN_TITLE_HITS = 0.8
 MIN_TITLE_VOTES = 3  # and at least this many of them: one or two titles found elsewhere (a figure page with a folio
 # and no text layer, the heading under it on the next page) are no evidence against the folios
 
@@ -399,12 +403,13 @@ def map_entries(
         pairs = _title_pairs(entries, keys, finder, body_start, page_count)
     elif not lab_idx:
         # The contents may number the file's pages rather than the folios printed on them (a word processor's
-        # contents counting the unnumbered title pages): when the titles stand on the pages their numbers give at
-        # another offset, and at the folios' offset on less than half as many, the folios are not the contents'.
+        # contents counting the unnumbered title pages): when most titles (MIN_TITLE_HITS) stand on the pages their
+        # numbers give at another offset, and at the folios' offset on less than half as many, the folios are not the
+        # contents'.
         # Titles are voted for only when the folios' offset places fewer than half of them: a cost of the rare case.
         folio_off = vote_offset(pairs)
         folio_hits = _hits(entries, keys, finder, folio_off, set(toc_pages))
-        if folio_hits < MIN_TITLE_HITS * len(entries):
+        if folio_hits < MAX_FOLIO_HITS * len(entries):
             by_titles = _title_pairs(entries, keys, finder, body_start, page_count)
             title_off = vote_offset(by_titles)
             title_hits = _hits(entries, keys, finder, title_off, set(toc_pages)) if title_off != folio_off else 0
