@@ -466,13 +466,15 @@ def map_entries(
         if cands and cands[0][0] == "link":
             link = cands[0][1]
             chosen, status = link, ("verified" if finder.on(key, link) else "linked")
-            if (e.extra.get("link_at_foot") and link < page_count
+            if ((status == "linked" or e.extra.get("link_in_passing")) and e.extra.get("link_at_foot")
+                    and link < page_count
                     and link + 1 not in toc_set and finder.on(key, link + 1)):
                 # The link's destination lies at the foot of its page, below all of its body, the page does not print
-                # the title (or names it only in passing, ``_mark_anchors_at_foot``) and the next one does: the generator set the anchor where the section's space before
-                # began and the heading moved on to the next page (DocBook's FOP, whose contents prints the anchor's
-                # page number too). A destination with text after it on its page is the section's start (an "Index"
-                # anchored above the last lines of the page before it, which the outline shares) and stays.
+                # the title (or names it only in passing: ``link_in_passing``, see ``_mark_anchors_at_foot``) and the
+                # next one does: the generator set the anchor where the section's space before began and the heading
+                # moved on to the next page (DocBook's FOP, whose contents prints the anchor's page number too). A
+                # destination with text after it on its page is the section's start (an "Index" anchored above the last
+                # lines of the page before it, which the outline shares) and stays.
                 chosen, status = link + 1, "corrected"
         else:
             for name, p in cands:

@@ -887,6 +887,8 @@ def _mark_anchors_at_foot(entries: list[TocEntry], page_count: int, text: Callab
         deep = y >= height * FOOT_ZONE
         if not any(ln.y1 > y + 1 and (ln.y0 < height * FOOT_ZONE or deep and ln is not folio) for ln in lay.lines):
             e.extra["link_at_foot"] = True
+            if mentioned:
+                e.extra["link_in_passing"] = True  # the page names the title in its prose, which the offsets allow
 
 
 def _without_continued_heads(raws: list[_Raw]) -> list[_Raw]:
