@@ -283,6 +283,9 @@ class _Finder:
         if not 1 <= n <= len(self.texts) or not key:
             return False
         lines = self._page_lines(n)
+        if len(key) >= _TITLE_KEY_CHARS + 8:
+            # A key cut at its length limit ("... indicator of ranked lis"): the line, or two joined, open with it.
+            return any(ln.startswith(key) or f"{ln} {nxt}".startswith(key) for ln, nxt in zip(lines, lines[1:] + [""]))
         return any(ln == key or f"{ln} {nxt}" == key for ln, nxt in zip(lines, lines[1:] + [""]))
 
     def _page_lines(self, n: int) -> list[str]:
@@ -331,6 +334,36 @@ def _lookup(idx: dict[tuple[str, int], list[int]], pn: PageNumber, after: int) -
     return later[0] if later else None
 
 
+MAX_FOLIO_HITS = 0.5  # the folios' offset is questioned when it puts fewer of the titles than this on their pages
+# The share of the entries whose titles must stand on the pages another offset gives them, to overrule the folios: most
+# of them, as where the contents numbers the file's pages; a contents older than its body (sections grown, entries found
+# a page or two further on as the book goes) has no one offset that holds for most of it, and keeps its folios.
+MIN_TITLE_HITS = 0.8
+MIN_TITLE_VOTES = 3  # and at least this many of them: one or two titles found elsewhere (a figure page with a folio
+# and no text layer, the heading under it on the next page) are no evidence against the folios
+
+
+def _hits(entries: Sequence[TocEntry], keys: Sequence[str], finder: "_Finder", offset: int | None,
+          toc_pages: set[int]) -> int:
+    """How many arabic-numbered entries have their title on the page their number gives at ``offset``."""
+    if offset is None:
+        return 0
+    return sum(1 for e, key in zip(entries, keys) if e.page is not None and e.page.kind == "arabic" and len(key) >= 3
+               and (e.page.value + offset) not in toc_pages and finder.on(key, e.page.value + offset))
+
+
+def _title_pairs(entries: Sequence[TocEntry], keys: Sequence[str], finder: "_Finder", body_start: int,
+                 page_count: int) -> list[tuple[int, int]]:
+    """(printed, physical) for the first three body pages that hold each arabic-numbered entry's title."""
+    pairs: list[tuple[int, int]] = []
+    for e, key in zip(entries, keys):
+        if e.page is None or e.page.kind != "arabic" or len(key) < 6:
+            continue
+        for p in finder.pages_with(key, body_start, page_count)[:3]:
+            pairs.append((e.page.value, p))
+    return pairs
+
+
 def map_entries(
     entries: list[TocEntry],
     texts: Sequence[str],
@@ -365,13 +398,24 @@ def map_entries(
                 pairs.append((e.page.value, p))
                 break
     method = "labels+folios" if pairs else "titles"
+    folio_numbers = False
     if not pairs:
-        # Title voting: where does each title appear in the body? Weight by uniqueness.
-        for e, key in zip(entries, keys):
-            if e.page is None or e.page.kind != "arabic" or len(key) < 6:
-                continue
-            for p in finder.pages_with(key, body_start, page_count)[:3]:
-                pairs.append((e.page.value, p))
+        pairs = _title_pairs(entries, keys, finder, body_start, page_count)
+    elif not lab_idx:
+        # The contents may number the file's pages rather than the folios printed on them (a word processor's
+        # contents counting the unnumbered title pages): when most titles (MIN_TITLE_HITS) stand on the pages their
+        # numbers give at another offset, and at the folios' offset on less than half as many, the folios are not the
+        # contents'.
+        # Titles are voted for only when the folios' offset places fewer than half of them: a cost of the rare case.
+        folio_off = vote_offset(pairs)
+        folio_hits = _hits(entries, keys, finder, folio_off, set(toc_pages))
+        if folio_hits < MAX_FOLIO_HITS * len(entries):
+            by_titles = _title_pairs(entries, keys, finder, body_start, page_count)
+            title_off = vote_offset(by_titles)
+            title_hits = _hits(entries, keys, finder, title_off, set(toc_pages)) if title_off != folio_off else 0
+            if (title_hits >= max(MIN_TITLE_VOTES, MIN_TITLE_HITS * len(entries))
+                    and title_hits >= 2 * folio_hits):
+                pairs, method, fol_idx, folio_numbers = by_titles, "titles", {}, True
     dominant = vote_offset(pairs)
     if dominant is None:
         # No labels, no folios, no title found in the body (a body without a text layer): assume the main
@@ -422,13 +466,15 @@ def map_entries(
         if cands and cands[0][0] == "link":
             link = cands[0][1]
             chosen, status = link, ("verified" if finder.on(key, link) else "linked")
-            if (status == "linked" and e.extra.get("link_at_foot") and link < page_count
+            if ((status == "linked" or e.extra.get("link_in_passing")) and e.extra.get("link_at_foot")
+                    and link < page_count
                     and link + 1 not in toc_set and finder.on(key, link + 1)):
                 # The link's destination lies at the foot of its page, below all of its body, the page does not print
-                # the title and the next one does: the generator set the anchor where the section's space before
-                # began and the heading moved on to the next page (DocBook's FOP, whose contents prints the anchor's
-                # page number too). A destination with text after it on its page is the section's start (an "Index"
-                # anchored above the last lines of the page before it, which the outline shares) and stays.
+                # the title (or names it only in passing: ``link_in_passing``, see ``_mark_anchors_at_foot``) and the
+                # next one does: the generator set the anchor where the section's space before began and the heading
+                # moved on to the next page (DocBook's FOP, whose contents prints the anchor's page number too). A
+                # destination with text after it on its page is the section's start (an "Index" anchored above the last
+                # lines of the page before it, which the outline shares) and stays.
                 chosen, status = link + 1, "corrected"
         else:
             for name, p in cands:
@@ -563,7 +609,8 @@ def map_entries(
         counts={k: counts.get(k, 0) for k in ("verified", "corrected", "linked", "located", "unverifiable")},
         mapping=[list(s) for s in segments],
         method=method,
-        decisions={"dominant_offset": dominant, "folio_pages": len(folios), "labels": any(labels)},
+        decisions={"dominant_offset": dominant, "folio_pages": len(folios), "labels": any(labels),
+                   **({"folios_not_listed": True} if folio_numbers else {})},
     )
 
 

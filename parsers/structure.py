@@ -30,7 +30,7 @@ from parsers.pdf import PdfSource
 from parsers.ranges import KIND_PAGE_GROUP, Entry, build_tree
 from parsers.toc import TocEntry, TocResult, find_toc, screen_page, spell_accents
 from parsers.toc_bullets import find_bullet_toc
-from parsers.toc_sections import body_sections, chapters_only, unlisted_sections
+from parsers.toc_sections import body_sections, chapters_only, headed_sections, one_level, unlisted_sections
 
 # A hook for a model-backed fallback, called only when no deterministic method
 # (bookmarks, printed TOC, headings) yields a credible tree. It gets the open
@@ -227,6 +227,13 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
         if any(per_entry):
             entries = [x for e, kids in zip(entries, per_entry) for x in [e, *kids]]
             info["body_sections"] = sum(map(len, per_entry))
+    if (not filing and not bulleted and "body_sections" not in info and one_level(toc.entries)
+            and pdf.page_count <= MAX_SPLIT_PAGES):
+        # A contents of one level whose entries the body heads, with sections headed one style below them.
+        per_entry = headed_sections(entries, _outline_heads(pdf))
+        if any(per_entry):
+            entries = [x for e, kids in zip(entries, per_entry) for x in [e, *kids]]
+            info["headed_sections"] = sum(map(len, per_entry))
     if not filing:
         # An unnumbered entry listed alone (a preface) whose pages head numbered sections: they are its children.
         per_entry = unlisted_sections(entries, pdf.layout, pdf.page_count)
@@ -277,6 +284,14 @@ def beyond_last_page(entries: list[TocEntry], page_count: int) -> int:
         if arabic and good[i] and e.physical:
             offset = e.physical - e.page.value  # type: ignore[union-attr]
     return len(entries)
+
+
+def _outline_heads(pdf: PdfSource) -> list[Heading]:
+    """The headings reader's outline of the document (its first MAX_SPLIT_PAGES * 5 pages) and the layouts read."""
+    n = min(pdf.page_count, MAX_SPLIT_PAGES * 5)
+    layouts = [pdf.layout(p) for p in range(1, n + 1)]
+    body = body_size(layouts)
+    return outline_headings(detect_headings(layouts, body, whole=True), body)
 
 
 def _from_headings(pdf: PdfSource) -> tuple[list[Entry], str | None]:

@@ -28,6 +28,9 @@ _HEADING_RE = re.compile(
     r"inneh[aå]ll(?:sf[oö]rteckning)?|sis[aä]llys(?:luettelo)?|obsah|spis\s+tre[sś]ci|содержание|оглавление|目次|目录)\s*:?\s*$",
     re.I,
 )
+# The section number a document may give its contents' own heading ("1 Table of contents", ConTeXt's), where the contents
+# then lists itself as its first entry, with a page number ("1 Table of contents 2"), which the heading has not.
+_SECTION_NUMBER = re.compile(r"^\s*\d{1,2}(?:\.\d{1,2})*\.?\s+(?=\S)")
 # Lists that look like a TOC but are not one.
 _NOT_TOC_RE = re.compile(r"^\s*(?:list\s+of\s+(?:figures|tables|illustrations|listings|examples)|index|glossary)\s*$", re.I)
 # A running head naming an index or a generated list the page belongs to, with its section number and folio ("4.1
@@ -238,6 +241,11 @@ def running_contents_head(text: str) -> bool:
     return parse_page_number(words[-1]) is not None and bool(_HEADING_RE.match(" ".join(words[:-1])))
 
 
+def _numbered_heading(text: str) -> bool:
+    """A contents heading, with or without a section number before it ("1 Table of contents")."""
+    return bool(_HEADING_RE.match(text) or _HEADING_RE.match(_SECTION_NUMBER.sub("", text, count=1)))
+
+
 def is_heading(text: str) -> bool:
     return bool(_HEADING_RE.match(text))
 
@@ -432,7 +440,7 @@ def read_page_entries(page: PageLayout, skip_keys: set[str] | None = None, first
     if first:
         # The last "Contents" line among the first ones: a running "Table of Contents" link may come first.
         for i, ln in enumerate(lines[:10]):
-            if _HEADING_RE.match(ln.text):
+            if _numbered_heading(ln.text):
                 start = i + 1
     body: list[Line] = []
     sizes = Counter(round(ln.size) for ln in lines)
@@ -791,7 +799,7 @@ def find_toc(
     body_on_last_page = False
     after_prose = None  # the index in ``pages`` of the page whose list, below prose, started the last block
     for k, (lay, lines) in enumerate(zip(layouts, reading)):
-        heading = any(_HEADING_RE.match(ln.text) for ln in lines[:8])
+        heading = any(_numbered_heading(ln.text) for ln in lines[:8])
         read = read_page_entries(lay, keys, first=heading, lines=lines, running=running)
         body_on_last_page = bool(body_after_listing(read))
         page_raws = credible_entries(read)
@@ -837,7 +845,8 @@ def _heads_title(title: str, page_text: str) -> bool:
 def _mark_anchors_at_foot(entries: list[TocEntry], page_count: int, text: Callable[[int], str],
                           layout: Callable[[int], PageLayout]) -> None:
     """Mark ``link_at_foot`` on an entry whose link's destination lies at the foot of its page, below every line of its
-    body, when that page does not print the title and the next page does (``parsers.offsets`` then takes the next).
+    body, when that page does not print the title, or names it only in passing (in prose, not as a line of its own)
+    while the next page sets it as a line of its own, and the next page does (``parsers.offsets`` then takes the next).
 
     A generator that sets a section's anchor where its space before begins leaves it at the foot of the page before
     the heading when the heading moved on (DocBook's FOP). A destination with text after it on its page is where the
@@ -848,12 +857,15 @@ def _mark_anchors_at_foot(entries: list[TocEntry], page_count: int, text: Callab
         if y is None or e.link is None or not 1 <= e.link < page_count:
             continue
         key = _compact(e.title)
-        if len(key) < 3 or key in _compact(text(e.link)) or key not in _compact(text(e.link + 1)):
+        if len(key) < 3 or key not in _compact(text(e.link + 1)):
             continue
+        mentioned = key in _compact(text(e.link))
+        if mentioned and (_heads_title(e.title, text(e.link)) or not _heads_title(e.title, text(e.link + 1))):
+            continue  # the page names the title: only in passing when it heads it nowhere and the next page does
         lay = layout(e.link)
         height = lay.height or 1.0
         body = [ln for ln in lay.lines if ln.y0 < height * FOOT_ZONE]
-        if (len(body) >= 3 and 1 <= y < min(ln.y0 for ln in lay.lines) - 1
+        if (not mentioned and len(body) >= 3 and 1 <= y < min(ln.y0 for ln in lay.lines) - 1
                 and _heads_title(e.title, text(e.link + 1))):
             # Above every line of its page, its running head too: an anchor set before a page break that the heading
             # followed onto the next page (dblatex's reference entries, each on a new page: the contents prints the next
@@ -863,10 +875,20 @@ def _mark_anchors_at_foot(entries: list[TocEntry], page_count: int, text: Callab
             # the contents prints that page's number, and the author's anchor is there).
             e.extra["link_at_foot"] = True
             continue
-        if not height / 2 <= y < height * FOOT_ZONE or not lay.lines:
+        if not lay.lines:
             continue
-        if not any(ln.y1 > y + 1 and ln.y0 < height * FOOT_ZONE for ln in lay.lines):
+        # An anchor in the foot zone still counts when it lies above the page's lowest line there (its folio) and
+        # below every other line: the body ran low, and the anchor sits between its last line and the folio.
+        lowest = max(lay.lines, key=lambda ln: ln.y0)
+        folio = lowest if lowest.y0 >= height * FOOT_ZONE else None
+        top = max(height * FOOT_ZONE, folio.y0 - 1 if folio is not None else 0.0)
+        if not height / 2 <= y < top:
+            continue
+        deep = y >= height * FOOT_ZONE
+        if not any(ln.y1 > y + 1 and (ln.y0 < height * FOOT_ZONE or deep and ln is not folio) for ln in lay.lines):
             e.extra["link_at_foot"] = True
+            if mentioned:
+                e.extra["link_in_passing"] = True  # the page names the title in its prose, which the offsets allow
 
 
 def _without_continued_heads(raws: list[_Raw]) -> list[_Raw]:

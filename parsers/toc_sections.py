@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from typing import Callable, Sequence
 
+from parsers.headings import Heading
 from parsers.layout import PageLayout
 from parsers.numbering import parse_numbering
 from parsers.ranges import Entry
@@ -194,3 +195,58 @@ def _heading_size(lay: PageLayout, title: str) -> float | None:
 
 def _words(text: str) -> str:
     return " ".join(re.sub(r"[^\w]+", " ", text.casefold()).split())
+
+
+# -- the sections the body heads under the entries of a one-level contents -----------------------------------------
+
+MIN_HEADED_SHARE = 0.8  # of a one-level contents' entries that the body must head, each on its listed page or next to it
+
+
+def one_level(entries: Sequence[TocEntry]) -> bool:
+    """The contents lists its entries on one level and numbers none of them below a chapter ("2.1")."""
+    if any(e.numbering is not None and e.numbering.depth > 1 for e in entries):
+        return False
+    return len({e.level for e in entries}) == 1
+
+
+def headed_sections(entries: Sequence[Entry], heads: Sequence[Heading]) -> list[list[Entry]]:
+    """Per entry of a one-level contents, the sections the body heads under it, one level down.
+
+    A contents may stop at the chapters while the body heads their sections, unnumbered, in a style of their own below
+    the chapter's (DocBook's with a one-level ``toc.section.depth``: chapters set 13 pt bold, their sections 12 pt
+    bold), and the author's outline lists them. The headings reader's outline (``heads``, in reading order) is trusted
+    here only as far as it agrees with the contents: at least MIN_HEADED_SHARE of the entries must be heads of it, each
+    on its listed page or one page either side, in the contents' order. An entry's children are then the heads between
+    its own head and the next entry's that sit exactly one level below its head; an entry with a head at its own level
+    or above in that span (a head the contents does not list) gets none, nor does an entry the body does not head; the
+    span of an entry followed by one the body does not head ends at that entry's listed page."""
+    if not entries or not heads:
+        return [[] for _ in entries]
+    keys = [_words(h.title) for h in heads]
+    at: list[int | None] = []
+    start = 0
+    for e in entries:
+        key = _words(e.title)
+        hit = next((j for j in range(start, len(heads)) if key and keys[j] == key and abs(heads[j].page - e.page) <= 1),
+                   None)
+        at.append(hit)
+        if hit is not None:
+            start = hit + 1
+    if sum(a is not None for a in at) < MIN_HEADED_SHARE * len(entries):
+        return [[] for _ in entries]
+    out: list[list[Entry]] = []
+    for i, (e, a) in enumerate(zip(entries, at)):
+        if a is None:
+            out.append([])
+            continue
+        end = next((b for b in at[i + 1:] if b is not None), len(heads))
+        if i + 1 < len(entries) and at[i + 1] is None:
+            # The next entry is not headed where it is listed: nothing from its page on is this entry's.
+            end = next((j for j in range(a + 1, end) if heads[j].page >= entries[i + 1].page), end)
+        span = heads[a + 1:end]
+        level = heads[a].level
+        if any(h.level <= level for h in span):
+            out.append([])
+            continue
+        out.append([Entry(e.level + 1, spell_accents(h.title), h.page) for h in span if h.level == level + 1])
+    return out
