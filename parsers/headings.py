@@ -776,7 +776,9 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
     # a second copy ("South West North East" over two bidding diagrams), a cross-reference line repeated.
     on_page = Counter((h.page, h.title.casefold()) for h in found)
     # A title repeated as a label ("Plot" under every entry's "Applicability:") may also head an entry of its own, set
-    # once in a larger type than every repeat ("Plot" at 14 pt over its class's page): that one is a head.
+    # once in a larger type than every repeat ("Plot" at 14 pt over its class's page): that one is a head. Larger by a
+    # size of its own: two display sizes within a point are one style drawn in two fonts (a title page's line set again
+    # on the back cover), a title repeated, not a label.
     sizes: dict[str, list[float]] = {}
     for h in found:
         if exact[h.title.casefold()] >= limit:
@@ -786,7 +788,7 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
 
     def set_apart(h: Heading) -> bool:
         top = largest.get(h.title.casefold())
-        return top is not None and top[-1] == h.size and top[0] < h.size - SIZE_JITTER
+        return top is not None and top[-1] == h.size and top[0] < h.size - LARGER
 
     found[:] = [h for h in found if set_apart(h) or (exact[h.title.casefold()] < limit or h.title.casefold() in recurring)
                 and id(h) not in dropped and (on_page[(h.page, h.title.casefold())] == 1 or h.title.casefold() in recurring)]
