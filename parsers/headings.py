@@ -646,7 +646,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             word_label_y = None
             h = Heading(lay.number, text, round(ln.size, 1), _bold(ln), ln.y0,
                         numbering=None if _RELEASE.match(text) else parse_numbering(text),
-                        styled=not strong_only and _styled_head(text, ln), labelled=labelled, opens_page=i <= 1)
+                        styled=not strong_only and _styled_head(text, ln), labelled=labelled,
+                        opens_page=i <= 1 or all(up.y1 < lay.height * MARGIN for up in lay.lines[:i]))
             found.append(h)
             prev, prev_line = h, ln
             head_width = ln.x1 - ln.x0
@@ -1246,8 +1247,17 @@ def _drop_starred(found: list[Heading], decimal: list[Heading], body: float | No
         # between them (the 14-pt "Downloading" over 12-pt symbology entries, themselves more numerous).
         if section is not None:
             styles = {s for s in below if s[0] > section[0] + SIZE_JITTER and spread(s) >= SECTION_PAGES}
+    # An unnumbered head opening its page, bold and set larger than every numbered section though smaller than the
+    # chapters ("About this Manual", "Revision History" at 18 pt between 24-pt chapters and 14-pt sections): front or
+    # back matter standing where a chapter stands, which the outline lists; a starred section is set as the sections.
+    deeper = [h.size for h in decimal if h.numbering.depth > top]  # type: ignore[union-attr]
+    matter = max(deeper) + SIZE_JITTER if deeper else None
     kept, open_chapter = [], False
     for h in found:
+        if matter is not None and h.numbering is None and h.opens_page and h.bold \
+                and matter < h.size < top_size - SIZE_JITTER and not h.unit and not is_heading(h.title):
+            kept.append(h)
+            continue
         if h.size >= top_size - SIZE_JITTER:
             # A contents or an index heading opens no chapter: the lists set under it (of figures, of tables) are
             # front matter its outline leaves out.
