@@ -1293,8 +1293,9 @@ def _signature(title: str) -> bool:
 _CAPTION = re.compile(r"^(?:table|figure|fig\.|listing|algorithm)\s+[\dA-Z][\d.]*\s*[:.\u2013\u2014-]\s", re.I)
 # A line opening with a character no title opens with: a bullet glyph without Unicode ("\x88 item"), the tail of a
 # URL broken over two lines ("//github.com/..."), a symbol. Quotes, brackets, "\macro", "§", "#", "@", "$" may, and so
-# may a variable's name between asterisks ("*DEFAULT-DATABASE*", as Lisp names its global variables).
-_STRAY_START = re.compile(r"^(?!\*[\w-]+\*$)(?:[^\w\s\"'\u201c\u2018(\[\\\u00a7#@$.<\u27e8]|[\x00-\x1f\x7f-\x9f])")
+# may a variable's name between asterisks ("*DEFAULT-DATABASE*", as Lisp names its global variables) and a constant's
+# between plus signs ("+null-cstring-pointer+", as Lisp names its constants).
+_STRAY_START = re.compile(r"^(?!\*[\w-]+\*$|\+[\w-]+\+$)(?:[^\w\s\"'\u201c\u2018(\[\\\u00a7#@$.<\u27e8]|[\x00-\x1f\x7f-\x9f])")
 ENTRIES_PER_PAGE = 1.5  # a family set this densely is a reference listing; sections spread out one to a page
 # An author's address on a title page ("F. Pantigny fpantigny@example.org"), a web address: not a section title.
 # A line wholly in typographic quotation marks, a sentence of three words or more: an epigraph or a motto set in
