@@ -24,6 +24,8 @@ from parsers.offsets import title_key
 from parsers.toc import DOT_LEADERS, is_heading, part_entries
 
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
+# A dotted section number run into a capitalised word ("3.1.3Sample", "2.1Introduction"): a tab or a kern, no space.
+_GLUED_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){1,3})(?=[A-Z][a-z])")
 # A release's head in a change log: its version and its date, no word ("2.7 (2022-12-03)", "1.4.2 - 2019-06-30").
 # The version is no section number: the head is placed by its style.
 _RELEASE = re.compile(r"^v?\d{1,3}(?:\.\d{1,4}){1,3}[a-z]?\s*(?:\(\s*|\[\s*|[\u2013\u2014-]\s*)?"
@@ -604,7 +606,9 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                     prev.after = text
                 prev, prev_line = None, None
                 continue
-            text = " ".join(ln.text.split())
+            # A section number set apart from its title by a tab or a kern, no space ("3.1.3Sample streaming setup"):
+            # the number is read as the title's, not left glued to its first word.
+            text = _GLUED_NUMBER.sub(r"\1 ", " ".join(ln.text.split()))
             num = parse_numbering(text)
             if num is not None and not num.rest and num.kind in ("chapter", "part", "appendix"):
                 # "Chapter 3" / "Part II" set above the title: the title below carries it (and its level).
