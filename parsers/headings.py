@@ -24,6 +24,8 @@ from parsers.offsets import title_key
 from parsers.toc import DOT_LEADERS, is_heading, part_entries
 
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
+# A dotted section number run into a capitalised word ("3.1.3Sample", "2.1Introduction"): a tab or a kern, no space.
+_GLUED_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3}){1,3})(?=[A-Z][a-z])")
 # A release's head in a change log: its version and its date, no word ("2.7 (2022-12-03)", "1.4.2 - 2019-06-30").
 # The version is no section number: the head is placed by its style.
 _RELEASE = re.compile(r"^v?\d{1,3}(?:\.\d{1,4}){1,3}[a-z]?\s*(?:\(\s*|\[\s*|[\u2013\u2014-]\s*)?"
@@ -604,7 +606,9 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
                     prev.after = text
                 prev, prev_line = None, None
                 continue
-            text = " ".join(ln.text.split())
+            # A section number set apart from its title by a tab or a kern, no space ("3.1.3Sample streaming setup"):
+            # the number is read as the title's, not left glued to its first word.
+            text = _GLUED_NUMBER.sub(r"\1 ", " ".join(ln.text.split()))
             num = parse_numbering(text)
             if num is not None and not num.rest and num.kind in ("chapter", "part", "appendix"):
                 # "Chapter 3" / "Part II" set above the title: the title below carries it (and its level).
@@ -646,7 +650,8 @@ def detect_headings(layouts: Sequence[PageLayout], body: float | None = None, st
             word_label_y = None
             h = Heading(lay.number, text, round(ln.size, 1), _bold(ln), ln.y0,
                         numbering=None if _RELEASE.match(text) else parse_numbering(text),
-                        styled=not strong_only and _styled_head(text, ln), labelled=labelled, opens_page=i <= 1)
+                        styled=not strong_only and _styled_head(text, ln), labelled=labelled,
+                        opens_page=i <= 1 or all(up.y1 < lay.height * MARGIN for up in lay.lines[:i]))
             found.append(h)
             prev, prev_line = h, ln
             head_width = ln.x1 - ln.x0
@@ -776,7 +781,9 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
     # a second copy ("South West North East" over two bidding diagrams), a cross-reference line repeated.
     on_page = Counter((h.page, h.title.casefold()) for h in found)
     # A title repeated as a label ("Plot" under every entry's "Applicability:") may also head an entry of its own, set
-    # once in a larger type than every repeat ("Plot" at 14 pt over its class's page): that one is a head.
+    # once in a larger type than every repeat ("Plot" at 14 pt over its class's page): that one is a head. Larger by a
+    # size of its own: two display sizes within a point are one style drawn in two fonts (a title page's line set again
+    # on the back cover), a title repeated, not a label.
     sizes: dict[str, list[float]] = {}
     for h in found:
         if exact[h.title.casefold()] >= limit:
@@ -786,7 +793,7 @@ def _drop_repeats(found: list[Heading], pages: int) -> None:
 
     def set_apart(h: Heading) -> bool:
         top = largest.get(h.title.casefold())
-        return top is not None and top[-1] == h.size and top[0] < h.size - SIZE_JITTER
+        return top is not None and top[-1] == h.size and top[0] < h.size - LARGER
 
     found[:] = [h for h in found if set_apart(h) or (exact[h.title.casefold()] < limit or h.title.casefold() in recurring)
                 and id(h) not in dropped and (on_page[(h.page, h.title.casefold())] == 1 or h.title.casefold() in recurring)]
@@ -1244,8 +1251,17 @@ def _drop_starred(found: list[Heading], decimal: list[Heading], body: float | No
         # between them (the 14-pt "Downloading" over 12-pt symbology entries, themselves more numerous).
         if section is not None:
             styles = {s for s in below if s[0] > section[0] + SIZE_JITTER and spread(s) >= SECTION_PAGES}
+    # An unnumbered head opening its page, bold and set larger than every numbered section though smaller than the
+    # chapters ("About this Manual", "Revision History" at 18 pt between 24-pt chapters and 14-pt sections): front or
+    # back matter standing where a chapter stands, which the outline lists; a starred section is set as the sections.
+    deeper = [h.size for h in decimal if h.numbering.depth > top]  # type: ignore[union-attr]
+    matter = max(deeper) + SIZE_JITTER if deeper else None
     kept, open_chapter = [], False
     for h in found:
+        if matter is not None and h.numbering is None and h.opens_page and h.bold \
+                and matter < h.size < top_size - SIZE_JITTER and not h.unit and not is_heading(h.title):
+            kept.append(h)
+            continue
         if h.size >= top_size - SIZE_JITTER:
             # A contents or an index heading opens no chapter: the lists set under it (of figures, of tables) are
             # front matter its outline leaves out.
@@ -1281,8 +1297,9 @@ def _signature(title: str) -> bool:
 _CAPTION = re.compile(r"^(?:table|figure|fig\.|listing|algorithm)\s+[\dA-Z][\d.]*\s*[:.\u2013\u2014-]\s", re.I)
 # A line opening with a character no title opens with: a bullet glyph without Unicode ("\x88 item"), the tail of a
 # URL broken over two lines ("//github.com/..."), a symbol. Quotes, brackets, "\macro", "§", "#", "@", "$" may, and so
-# may a variable's name between asterisks ("*DEFAULT-DATABASE*", as Lisp names its global variables).
-_STRAY_START = re.compile(r"^(?!\*[\w-]+\*$)(?:[^\w\s\"'\u201c\u2018(\[\\\u00a7#@$.<\u27e8]|[\x00-\x1f\x7f-\x9f])")
+# may a variable's name between asterisks ("*DEFAULT-DATABASE*", as Lisp names its global variables) and a constant's
+# between plus signs ("+null-cstring-pointer+", as Lisp names its constants).
+_STRAY_START = re.compile(r"^(?!\*[\w-]+\*$|\+[\w-]+\+$)(?:[^\w\s\"'\u201c\u2018(\[\\\u00a7#@$.<\u27e8]|[\x00-\x1f\x7f-\x9f])")
 ENTRIES_PER_PAGE = 1.5  # a family set this densely is a reference listing; sections spread out one to a page
 # An author's address on a title page ("F. Pantigny fpantigny@example.org"), a web address: not a section title.
 # A line wholly in typographic quotation marks, a sentence of three words or more: an epigraph or a motto set in

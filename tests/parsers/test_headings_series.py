@@ -197,3 +197,25 @@ def test_reference_entries_keep_their_names_when_one_entry_sets_a_note_twice(tmp
     got = [(t, p) for _, t, p in _entries(path)]
     assert [(t, p) for t, p in got if t not in ("Note",)] == [("1 Declarations", 1)] + [
         (n, i + 2) for i, n in enumerate(names)]
+
+
+def test_a_constants_name_between_plus_signs_names_its_entry(tmp_path: Path) -> None:
+    # Lisp names its constants between plus signs ("+null-cstring-pointer+"), as its global variables between
+    # asterisks: the entry's name, not a line opening with a stray symbol.
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 100), "1 Declarations", fontname="hebo", fontsize=20)
+    page.insert_textbox(pymupdf.Rect(72, 120, 540, 400), PROSE, fontname="tiro", fontsize=10)
+    names = ["def-type", "+null-cstring-pointer+", "def-struct", "deref-array"]
+    for name in names:
+        page = doc.new_page(width=612, height=792)
+        y = 90.0
+        for head in ["Name", "Syntax", "Description", "Examples"]:
+            page.insert_text((72, y), head, fontname="hebo", fontsize=17.3)
+            first = f"{name} - Defines a foreign thing." if head == "Name" else PROSE
+            page.insert_textbox(pymupdf.Rect(120, y + 10, 540, y + 100), first, fontname="tiro", fontsize=10)
+            y += 130
+    path = tmp_path / "ref.pdf"
+    doc.save(path)
+    doc.close()
+    assert [(t, p) for _, t, p in _entries(path)] == [("1 Declarations", 1)] + [(n, i + 2) for i, n in enumerate(names)]
