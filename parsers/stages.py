@@ -87,7 +87,10 @@ STAGES: dict[str, tuple[str, str]] = {
     # link into a page's top margin goes to the next page; release heads, function-family names, labels repeated
     # smaller, one-name heads, reference-entry series with a few repeats, admonitions are no sections; a 10-K's
     # statements after its signatures get a section from their index page
-    "structure": ("17", "parsers/structure.py, toc.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+    # structure 18 (17v): a one-level contents gets the heads its body sets one level below each entry; titles overrule
+    # folios that do not number the file; links at the page foot named in passing; a numbered contents heading; long
+    # title keys; front/back-matter heads between chapter and section size; +constant+ names; numbers run into titles
+    "structure": ("18", "parsers/structure.py, toc.py, toc_sections.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, statements_index.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
