@@ -24,7 +24,7 @@ from parsers.ocr_cache import PageCache
 from parsers.ocr_stage import Vision, run_ocr_stage
 from parsers.offsets import printed_labels
 from parsers.pdf import OpenLimits, PdfSource
-from parsers.ranges import build_tree, clip_titles, front_matter, page_groups
+from parsers.ranges import build_tree, clip_titles, front_matter, page_groups, plain_titles
 from parsers.sections import assign_text
 from parsers.structure import LlmStructureHook, recover_structure
 from parsers.summarize import Summarizer, summarize_document
@@ -176,6 +176,7 @@ def index_document(
         ]
     own = assign_text(root, [p.text for p in pages])
     clip_titles(root, own)  # a hostile 100 KB outline title stays whole in the text, not in the tree
+    plain_titles(root)  # "Writing your ﬁrst mail" (a ligature from the page's text) reads "Writing your first mail"
     title = root.title
     if progress:
         progress(f"summaries 0/{len(own)}")

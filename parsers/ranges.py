@@ -50,6 +50,23 @@ def build_tree(entries: list[Entry], page_count: int, title: str) -> Node:
 MAX_TITLE_CHARS = 300  # a title is a line in a tree; a longer one (a 100 KB outline entry) is cut, kept in the text
 
 
+# Latin ligature characters (U+FB00-FB06) that TeX's fonts set and text extraction passes on: "ﬁrst" reads "first".
+_LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
+                            "\ufb05": "st", "\ufb06": "st"})
+
+
+def plain_titles(root: Node) -> int:
+    """Spell out ligature characters in titles (a tree's titles are read, copied and matched as text; the page text
+    keeps what the PDF holds, and search folds both alike). Returns how many titles changed."""
+    changed = 0
+    for node in root.walk():
+        title = node.title.translate(_LIGATURES)
+        if title != node.title:
+            node.title = title
+            changed += 1
+    return changed
+
+
 def clip_titles(root: Node, own: dict[str, str], limit: int = MAX_TITLE_CHARS) -> int:
     """Cut titles longer than ``limit`` characters (at a word, with "..."); the full title goes at the head of the
     node's own text unless the text already holds it. Returns how many were cut."""

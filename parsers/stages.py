@@ -90,7 +90,8 @@ STAGES: dict[str, tuple[str, str]] = {
     # structure 18 (17v): a one-level contents gets the heads its body sets one level below each entry; titles overrule
     # folios that do not number the file; links at the page foot named in passing; a numbered contents heading; long
     # title keys; front/back-matter heads between chapter and section size; +constant+ names; numbers run into titles
-    "structure": ("18", "parsers/structure.py, toc.py, toc_sections.py, offsets.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
+    # structure 19 (17v): tree titles spell out ligature characters ("ﬁrst" -> "first"; parsers/ranges.plain_titles)
+    "structure": ("19", "parsers/structure.py, toc.py, toc_sections.py, offsets.py, ranges.py, numbering.py, headings.py, index_groups.py, bookmarks.py, "
                        "filings.py, filing_pdf.py, filing_anatomy.py, statements_index.py, inner_toc.py, exhibits.py, exhibit_index.py, ranges.py, "
                        "providers/structure_llm.py: the tree"),
     "node_text": ("1", "parsers/sections.py: each node's own text and end page"),
