@@ -92,23 +92,9 @@ def test_the_title_pages_author_with_a_footnote_mark_is_not_a_section(tmp_path: 
 def test_reference_entries_named_in_their_name_section_get_that_name(tmp_path: Path) -> None:
     # DocBook's reference entries through FOP: no header line; each entry's name is only on the first line under
     # its "Name" head ("def-type \u2014 ..."), and the boilerplate heads recur under every entry.
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((72, 100), "1 Declarations", fontname="hebo", fontsize=20)
-    page.insert_textbox(pymupdf.Rect(72, 120, 540, 400), PROSE, fontname="tiro", fontsize=10)
     names = ["def-type", "def-constant", "def-struct", "deref-array"]
-    for name in names:
-        page = doc.new_page(width=612, height=792)
-        y = 90.0
-        for head in ["Name", "Syntax", "Description", "Examples"]:
-            page.insert_text((72, y), head, fontname="hebo", fontsize=17.3)
-            first = f"{name} - Defines a foreign thing." if head == "Name" else PROSE
-            page.insert_textbox(pymupdf.Rect(120, y + 10, 540, y + 100), first, fontname="tiro", fontsize=10)
-            y += 130
-    path = tmp_path / "ref.pdf"
-    doc.save(path)
-    doc.close()
-    assert [(t, p) for _, t, p in _entries(path)] == [("1 Declarations", 1)] + [(n, i + 2) for i, n in enumerate(names)]
+    assert [(t, p) for _, t, p in _entries(_reference_entries(tmp_path / "ref.pdf", names))] == [("1 Declarations", 1)] + [
+        (n, i + 2) for i, n in enumerate(names)]
 
 
 def test_manual_pages_in_a_book_are_headed_by_their_lower_case_names(tmp_path: Path) -> None:
@@ -202,11 +188,18 @@ def test_reference_entries_keep_their_names_when_one_entry_sets_a_note_twice(tmp
 def test_a_constants_name_between_plus_signs_names_its_entry(tmp_path: Path) -> None:
     # Lisp names its constants between plus signs ("+null-cstring-pointer+"), as its global variables between
     # asterisks: the entry's name, not a line opening with a stray symbol.
+    names = ["def-type", "+null-cstring-pointer+", "def-struct", "deref-array"]
+    assert [(t, p) for _, t, p in _entries(_reference_entries(tmp_path / "ref.pdf", names))] == [("1 Declarations", 1)] + [
+        (n, i + 2) for i, n in enumerate(names)]
+
+
+def _reference_entries(path: Path, names: list[str]) -> Path:
+    """DocBook's reference entries through FOP: a chapter head, then one page per entry whose name is only on the
+    first line under its "Name" head ("def-type - ..."); the boilerplate heads recur under every entry."""
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     page.insert_text((72, 100), "1 Declarations", fontname="hebo", fontsize=20)
     page.insert_textbox(pymupdf.Rect(72, 120, 540, 400), PROSE, fontname="tiro", fontsize=10)
-    names = ["def-type", "+null-cstring-pointer+", "def-struct", "deref-array"]
     for name in names:
         page = doc.new_page(width=612, height=792)
         y = 90.0
@@ -215,7 +208,6 @@ def test_a_constants_name_between_plus_signs_names_its_entry(tmp_path: Path) -> 
             first = f"{name} - Defines a foreign thing." if head == "Name" else PROSE
             page.insert_textbox(pymupdf.Rect(120, y + 10, 540, y + 100), first, fontname="tiro", fontsize=10)
             y += 130
-    path = tmp_path / "ref.pdf"
     doc.save(path)
     doc.close()
-    assert [(t, p) for _, t, p in _entries(path)] == [("1 Declarations", 1)] + [(n, i + 2) for i, n in enumerate(names)]
+    return path

@@ -14,6 +14,7 @@ import pymupdf
 
 from parsers.pdf import PdfSource
 from parsers.structure import recover_structure
+from tests.support.contents_pdf import linked_contents
 
 W, H = 612, 792
 PROSE = "The library keeps one handle for each open connection and reports errors through return codes. " * 4
@@ -29,16 +30,7 @@ def build(path: Path) -> None:
     doc = pymupdf.open()
     for _ in range(11):
         doc.new_page(width=W, height=H)
-    toc = doc[0]
-    toc.insert_text((72, 80), "Contents", fontname="hebo", fontsize=18)
-    for i, (title, printed, _, link, to_y) in enumerate(ROWS):
-        y = 120 + 18 * i
-        toc.insert_text((72, y), title, fontname="helv", fontsize=11)
-        toc.insert_text((300, y), " ." * 50, fontsize=11)
-        num = str(printed)
-        toc.insert_text((520 - pymupdf.get_text_length(num, fontsize=11), y), num, fontsize=11)
-        toc.insert_link({"kind": pymupdf.LINK_GOTO, "from": pymupdf.Rect(72, y - 10, 520, y + 3), "page": link - 1,
-                         "to": pymupdf.Point(72, to_y)})
+    linked_contents(doc[0], [(title, printed, link, to_y) for title, printed, _, link, to_y in ROWS])
     heads = {body: title for title, _, body, _, _ in ROWS if body is not None and body < 10}
     for n in range(2, 12):
         page = doc[n - 1]
