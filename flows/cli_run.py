@@ -7,8 +7,9 @@ tasks), the flow runs through Prefect as before.
 
 Output: one line per document as it finishes (``-v`` adds unchanged ones), each failed document once on
 stderr, then the summary (flows.report.summary_text); on a terminal a progress line (documents done/total,
-pages/s, ETA, and what a document being built is doing: "manual: OCR 12/300 pages") is redrawn on stderr. Prefect's own logs default to warnings, flow/task/document logs show
-with ``-v``, and ``-q`` prints errors and failed documents only.
+pages/s, ETA, and what a document being built is doing: "manual: OCR 12/300 pages") is redrawn on stderr.
+Prefect's own logs default to warnings, flow/task/document logs show with ``-v``, and ``-q`` prints errors and
+failed documents only.
 """
 
 from __future__ import annotations
