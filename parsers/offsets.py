@@ -378,6 +378,7 @@ def map_entries(
     before it that sets its title as a line of its own."""
     page_count = len(texts)
     finder = _Finder(texts)
+    toc_set = set(toc_pages)
     body_start = (max(toc_pages) + 1) if toc_pages else 1
     lab_idx = label_index(labels)
     folios = read_folios(texts)
@@ -408,11 +409,11 @@ def map_entries(
         # contents'.
         # Titles are voted for only when the folios' offset places fewer than half of them: a cost of the rare case.
         folio_off = vote_offset(pairs)
-        folio_hits = _hits(entries, keys, finder, folio_off, set(toc_pages))
+        folio_hits = _hits(entries, keys, finder, folio_off, toc_set)
         if folio_hits < MAX_FOLIO_HITS * len(entries):
             by_titles = _title_pairs(entries, keys, finder, body_start, page_count)
             title_off = vote_offset(by_titles)
-            title_hits = _hits(entries, keys, finder, title_off, set(toc_pages)) if title_off != folio_off else 0
+            title_hits = _hits(entries, keys, finder, title_off, toc_set) if title_off != folio_off else 0
             if (title_hits >= max(MIN_TITLE_VOTES, MIN_TITLE_HITS * len(entries))
                     and title_hits >= 2 * folio_hits):
                 pairs, method, fol_idx, folio_numbers = by_titles, "titles", {}, True
@@ -429,7 +430,6 @@ def map_entries(
 
     counts: Counter[str] = Counter()
     deferred: list[int] = []
-    toc_set = set(toc_pages)
     prev = 1  # entries may point before the TOC (a preface); after that, pages never go backwards
     cur = dominant
     offsets_used: list[tuple[int, int]] = []  # (printed, physical) of arabic entries

@@ -230,7 +230,7 @@ def _from_toc(pdf: PdfSource) -> tuple[list[Entry], int | None, dict[str, Any], 
     if (not filing and not bulleted and "body_sections" not in info and one_level(toc.entries)
             and pdf.page_count <= MAX_SPLIT_PAGES):
         # A contents of one level whose entries the body heads, with sections headed one style below them.
-        per_entry = headed_sections(entries, _outline_heads(pdf))
+        per_entry = headed_sections(entries, _outline_heads(pdf)[0])
         if any(per_entry):
             entries = [x for e, kids in zip(entries, per_entry) for x in [e, *kids]]
             info["headed_sections"] = sum(map(len, per_entry))
@@ -286,19 +286,16 @@ def beyond_last_page(entries: list[TocEntry], page_count: int) -> int:
     return len(entries)
 
 
-def _outline_heads(pdf: PdfSource) -> list[Heading]:
+def _outline_heads(pdf: PdfSource) -> tuple[list[Heading], list[PageLayout]]:
     """The headings reader's outline of the document (its first MAX_SPLIT_PAGES * 5 pages) and the layouts read."""
     n = min(pdf.page_count, MAX_SPLIT_PAGES * 5)
     layouts = [pdf.layout(p) for p in range(1, n + 1)]
     body = body_size(layouts)
-    return outline_headings(detect_headings(layouts, body, whole=True), body)
+    return outline_headings(detect_headings(layouts, body, whole=True), body), layouts
 
 
 def _from_headings(pdf: PdfSource) -> tuple[list[Entry], str | None]:
-    n = min(pdf.page_count, MAX_SPLIT_PAGES * 5)
-    layouts = [pdf.layout(p) for p in range(1, n + 1)]
-    body = body_size(layouts)
-    heads = outline_headings(detect_headings(layouts, body, whole=True), body)
+    heads, layouts = _outline_heads(pdf)
     at = index_heading(heads)
     if at is not None:
         # The index's letter groups, which its own outline lists (LaTeX package manuals): up to the next head
